@@ -1,0 +1,214 @@
+// The package's error hierarchy: one base class, one subclass per way of failing, stable codes.
+
+import type { ReplyStatus } from "./types.js";
+
+/** Stable error codes. Documented in the README's Errors section. */
+export const HD_ERROR_CODES = {
+  apiStatus: "ERR_HD_API_STATUS",
+  licence: "ERR_HD_LICENCE",
+  notFound: "ERR_HD_NOT_FOUND",
+  auth: "ERR_HD_AUTH",
+  timeout: "ERR_HD_TIMEOUT",
+  network: "ERR_HD_NETWORK",
+  protocol: "ERR_HD_PROTOCOL",
+  data: "ERR_HD_DATA",
+  sync: "ERR_HD_SYNC",
+  invalidOption: "ERR_HD_INVALID_OPTION",
+} as const;
+
+/** One of the package's error codes. */
+export type HdErrorCode = (typeof HD_ERROR_CODES)[keyof typeof HD_ERROR_CODES];
+
+/** Context that an error may carry. Never holds credentials. */
+export interface HdErrorContext {
+  /** API status of the reply, when the service answered one. */
+  status?: number;
+  /** The service's `message`, when it answered one. */
+  apiMessage?: string;
+  /** HTTP status code of the response, when there was one. */
+  httpStatus?: number;
+  /** HTTP method of the failed request. */
+  method?: string;
+  /** URL of the failed request (never with credentials). */
+  url?: string;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** Base class of every error this package throws. */
+export class HdError extends Error {
+  override name = "HdError";
+  /** Stable machine-readable code (`ERR_HD_...`). */
+  readonly code: HdErrorCode;
+  /** API status, when the service answered one. */
+  readonly status: number | undefined;
+  /** The service's `message`, when it answered one. */
+  readonly apiMessage: string | undefined;
+  /** HTTP status code, when a response arrived. */
+  readonly httpStatus: number | undefined;
+  /** HTTP method of the failed request. */
+  readonly method: string | undefined;
+  /** URL of the failed request, without credentials. */
+  readonly url: string | undefined;
+
+  constructor(code: HdErrorCode, message: string, context: HdErrorContext = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.status = context.status;
+    this.apiMessage = context.apiMessage;
+    this.httpStatus = context.httpStatus;
+    this.method = context.method;
+    this.url = context.url;
+  }
+}
+
+/** The service answered a non-zero API status. The whole reply is on `reply`. */
+export class HdApiError extends HdError {
+  override name = "HdApiError";
+  /** The reply as received (normalised), for callers that want its other fields. */
+  readonly reply: ReplyStatus & Record<string, unknown>;
+  declare readonly status: number;
+  declare readonly apiMessage: string;
+
+  constructor(
+    reply: ReplyStatus & Record<string, unknown>,
+    context: Omit<HdErrorContext, "status" | "apiMessage"> = {},
+    code: HdErrorCode = HD_ERROR_CODES.apiStatus,
+  ) {
+    super(code, `API status ${reply.status}: ${reply.message}`, {
+      ...context,
+      status: reply.status,
+      apiMessage: reply.message,
+    });
+    this.reply = reply;
+  }
+}
+
+/** Status 229: the account has no licence for this call (specs and trees downloads). */
+export class HdLicenceError extends HdApiError {
+  override name = "HdLicenceError";
+  constructor(reply: ReplyStatus & Record<string, unknown>, context: Omit<HdErrorContext, "status"> = {}) {
+    super(reply, context, HD_ERROR_CODES.licence);
+  }
+}
+
+/** Status 301: nothing found (no device for these headers, or no such vendor/model). */
+export class HdNotFoundError extends HdApiError {
+  override name = "HdNotFoundError";
+  constructor(reply: ReplyStatus & Record<string, unknown>, context: Omit<HdErrorContext, "status"> = {}) {
+    super(reply, context, HD_ERROR_CODES.notFound);
+  }
+}
+
+/** The server rejected the credentials (HTTP 401 even after answering its challenge). */
+export class HdAuthError extends HdError {
+  override name = "HdAuthError";
+  constructor(message: string, context: HdErrorContext = {}) {
+    super(HD_ERROR_CODES.auth, message, context);
+  }
+}
+
+/** The call did not complete within its time limit. */
+export class HdTimeoutError extends HdError {
+  override name = "HdTimeoutError";
+  constructor(message: string, context: HdErrorContext = {}) {
+    super(HD_ERROR_CODES.timeout, message, context);
+  }
+}
+
+/** The connection failed (refused, reset, DNS, socket closed mid-reply). */
+export class HdNetworkError extends HdError {
+  override name = "HdNetworkError";
+  constructor(message: string, context: HdErrorContext = {}) {
+    super(HD_ERROR_CODES.network, message, context);
+  }
+}
+
+/** The server answered something that is not an API v3 reply (not JSON, no status, wrong shape). */
+export class HdProtocolError extends HdError {
+  override name = "HdProtocolError";
+  constructor(message: string, context: HdErrorContext = {}) {
+    super(HD_ERROR_CODES.protocol, message, context);
+  }
+}
+
+/** Local data (a specs or trees file) is unusable. The message names the file and the problem. */
+export class HdDataError extends HdError {
+  override name = "HdDataError";
+  /** The file at fault, when the data came from a file. */
+  readonly file: string | undefined;
+  constructor(message: string, context: HdErrorContext & { file?: string } = {}) {
+    super(HD_ERROR_CODES.data, message, context);
+    this.file = context.file;
+  }
+}
+
+/** Syncing local data failed; the data in use before the sync is unchanged. */
+export class HdSyncError extends HdError {
+  override name = "HdSyncError";
+  constructor(message: string, context: HdErrorContext = {}) {
+    super(HD_ERROR_CODES.sync, message, context);
+  }
+}
+
+/** An option has a value this package cannot use. Thrown at construction, never per request. */
+export class HdOptionError extends TypeError {
+  override name = "HdOptionError";
+  readonly code = HD_ERROR_CODES.invalidOption;
+  /** The option at fault, as a path such as `retries` or `cache.ttlMs`. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(`Invalid option \`${option}\`: ${message}`);
+    this.option = option;
+  }
+}
+
+function hasName(error: unknown, names: readonly string[]): boolean {
+  return error instanceof Error && names.includes(error.name);
+}
+
+/** True for any error thrown by this package (also across duplicated installs). */
+export function isHdError(error: unknown): error is HdError {
+  return (
+    error instanceof HdError ||
+    (error instanceof Error &&
+      typeof (error as { code?: unknown }).code === "string" &&
+      error.name.startsWith("Hd"))
+  );
+}
+
+/** True for an API status error (any non-zero status, 229 and 301 included). */
+export function isHdApiError(error: unknown): error is HdApiError {
+  return error instanceof HdApiError || hasName(error, ["HdApiError", "HdLicenceError", "HdNotFoundError"]);
+}
+
+/** True for a 229 licence error. */
+export function isHdLicenceError(error: unknown): error is HdLicenceError {
+  return error instanceof HdLicenceError || hasName(error, ["HdLicenceError"]);
+}
+
+/** True for a 301 nothing-found error. */
+export function isHdNotFoundError(error: unknown): error is HdNotFoundError {
+  return error instanceof HdNotFoundError || hasName(error, ["HdNotFoundError"]);
+}
+
+/** True for an invalid-option error. */
+export function isHdOptionError(error: unknown): error is HdOptionError {
+  return error instanceof HdOptionError || hasName(error, ["HdOptionError"]);
+}
+
+/**
+ * Describes a value for an option error message: JSON where possible, never the value of a
+ * secret (pass `secret: true`).
+ */
+export function describeOptionValue(value: unknown, secret = false): string {
+  if (secret) return "[redacted]";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
