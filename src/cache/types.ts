@@ -1,0 +1,23 @@
+// The cache-store seam behind the middleware's memo: in-process LRU by default, Redis optionally.
+
+/** One memoised value with its timing. Times are epoch milliseconds. */
+export interface CacheEntry<V> {
+  value: V;
+  /** When the value was stored. */
+  storedAt: number;
+  /** After this the value is stale: used only while fresh detection fails. */
+  expiresAt: number;
+}
+
+/**
+ * Where memoised detections live. Implementations may answer synchronously (in-process) or
+ * asynchronously (shared, e.g. Redis); a store that fails must answer "not found" rather than
+ * throw, so that a broken store never fails a request.
+ */
+export interface CacheStore<V> {
+  get(key: string): CacheEntry<V> | undefined | Promise<CacheEntry<V> | undefined>;
+  set(key: string, entry: CacheEntry<V>): void | Promise<void>;
+  delete(key: string): void | Promise<void>;
+  /** Releases connections and timers. */
+  close?(): void | Promise<void>;
+}
