@@ -31,6 +31,8 @@ export {
 } from "./types.js";
 
 // --- client (cloud API v3) ---
+export { DEFAULT_BASE_URL, HdClient } from "./client/index.js";
+export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
 
 // --- engine (local detection) and store (local data) ---
 

@@ -1,0 +1,261 @@
+// HdClient: the typed cloud client for every call of the Device Detection Web API v3.
+
+import { warnOnce } from "../logger.js";
+import type {
+  Detector,
+  DetectParams,
+  DetectReply,
+  DeviceCatalog,
+  HeadersInput,
+  ModelsReply,
+  SpecsDownload,
+  TreesDownload,
+  VendorsReply,
+  ViewReply,
+  WhatHasReply,
+} from "../types.js";
+import {
+  type DownloadOptions,
+  type DownloadResult,
+  type DownloadValidator,
+  downloadParsed,
+  downloadToFile,
+} from "./download.js";
+import {
+  normaliseDetectReply,
+  normaliseModelsReply,
+  normaliseSpecsDownload,
+  normaliseTreesDownload,
+  normaliseVendorsReply,
+  normaliseViewReply,
+  normaliseWhatHasReply,
+  parseJsonReply,
+  type ReplyContext,
+} from "./normalise.js";
+import { type HdClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./options.js";
+import { readText } from "./read-body.js";
+import { Transport } from "./transport.js";
+
+/** A bad argument to a client method (a programming error, not a service failure). */
+function argumentError(message: string): TypeError {
+  return Object.assign(new TypeError(message), { code: "ERR_INVALID_ARG_VALUE" });
+}
+
+/** Percent-encodes one path segment (`Sony Ericsson` → `Sony%20Ericsson`, `N95/8GB` → `N95%2F8GB`). */
+function pathSegment(call: string, argument: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") {
+    throw argumentError(`${call}: \`${argument}\` must be a non-empty string`);
+  }
+  if (value === "." || value === "..") {
+    throw argumentError(`${call}: \`${argument}\` cannot be "." or ".." (URL paths collapse them)`);
+  }
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw argumentError(`${call}: \`${argument}\` is not well-formed Unicode`);
+  }
+}
+
+/** Headers never sent to the service: credentials and cookies of the end user play no part in detection. */
+const PRIVATE_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"]);
+
+/**
+ * The detect request body: the headers keyed by lower-case name (repeated values joined with
+ * `, ` as Node joins them; `authorization`, `proxy-authorization` and `cookie` left out),
+ * `options` joined with commas, and `ipaddress`.
+ */
+function detectBody(headers: HeadersInput, params: DetectParams | undefined): string {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
+    throw argumentError("detect: `headers` must be an object of header names and values");
+  }
+  const body: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || value === null) continue;
+    const key = name.toLowerCase();
+    if (PRIVATE_HEADERS.has(key)) continue;
+    const text = Array.isArray(value) ? value.join(", ") : String(value);
+    const previous = body[key];
+    body[key] = previous === undefined ? text : `${previous}, ${text}`;
+  }
+  if (params !== undefined) {
+    if (typeof params !== "object" || params === null)
+      throw argumentError("detect: `params` must be an object");
+    const { options, ipAddress } = params;
+    if (options !== undefined) {
+      if (!Array.isArray(options) || options.some((word) => typeof word !== "string" || word.trim() === "")) {
+        throw argumentError('detect: `options` must be a list of option words such as ["hd_specs", "geoip"]');
+      }
+      if (options.length > 0) body.options = options.map((word) => word.trim()).join(",");
+    }
+    if (ipAddress !== undefined) {
+      if (typeof ipAddress !== "string") throw argumentError("detect: `ipAddress` must be a string");
+      body.ipaddress = ipAddress;
+    }
+  }
+  return JSON.stringify(body);
+}
+
+function checkDownloadOptions(call: string, options: unknown): DownloadOptions {
+  if (options === undefined) return {};
+  if (typeof options !== "object" || options === null)
+    throw argumentError(`${call}: options must be an object`);
+  const { toFile, onProgress, signal } = options as Record<string, unknown>;
+  if (toFile !== undefined && (typeof toFile !== "string" || toFile === "")) {
+    throw argumentError(`${call}: \`toFile\` must be a non-empty path`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw argumentError(`${call}: \`onProgress\` must be a function`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw argumentError(`${call}: \`signal\` must be an AbortSignal`);
+  }
+  return options as DownloadOptions;
+}
+
+/**
+ * The cloud client. Every call is one HTTP request (`POST {baseUrl}/apiv3/....json`) with a
+ * pre-computed Digest `Authorization` header; replies are normalised (numeric `status`, lists
+ * as lists) and any non-zero API status rejects with a typed error.
+ *
+ * ```ts
+ * const client = new HdClient({ username: "apiuser", secret: "apisecret", siteId: 12345 });
+ * const reply = await client.detect({ "user-agent": req.headers["user-agent"] });
+ * ```
+ *
+ * `detect` fits the {@link Detector} seam, except that "nothing found" (301) rejects with
+ * `HdNotFoundError` instead of resolving.
+ */
+export class HdClient implements Detector, DeviceCatalog {
+  readonly #config: ResolvedClientOptions;
+  readonly #transport: Transport;
+  readonly #site: string;
+
+  /** Validates every option (throws `HdOptionError` naming the option) and prepares the transport. */
+  constructor(options: HdClientOptions) {
+    this.#config = resolveClientOptions(options);
+    this.#site = encodeURIComponent(this.#config.siteId);
+    const plain = this.#config.baseUrls.filter((url) => url.startsWith("http:"));
+    if (plain.length > 0) {
+      warnOnce(this.#config.logger)(
+        "WARN_HD_PLAIN_HTTP",
+        "HdClient: plain HTTP base URL: request and reply data travel unencrypted (the secret itself is never sent). Use https:// outside tests.",
+        { urls: plain },
+      );
+    }
+    this.#transport = new Transport(this.#config);
+  }
+
+  /** The base URLs in the order they are tried: `baseUrl`, then `failoverUrls`. */
+  get baseUrls(): readonly string[] {
+    return [...this.#config.baseUrls];
+  }
+
+  async #json<T>(
+    call: string,
+    path: string,
+    body: string,
+    normalise: (raw: unknown, context: ReplyContext) => T,
+  ): Promise<T> {
+    return this.#transport.request({
+      call,
+      path,
+      body,
+      consume: async (response, context) =>
+        normalise(
+          parseJsonReply(await readText(response), context, response.headers.get("content-type")),
+          context,
+        ),
+    });
+  }
+
+  /**
+   * Detects a device from request headers (`POST /apiv3/site/detect/{siteId}.json`).
+   * Resolves with status 0; rejects with `HdNotFoundError` (301, `error.reply.class` is
+   * `Unknown`), `HdLicenceError` (229) or `HdApiError` for any other non-zero status.
+   */
+  async detect(headers: HeadersInput, params?: DetectParams): Promise<DetectReply> {
+    const body = detectBody(headers, params);
+    return this.#json("detect", `/apiv3/site/detect/${this.#site}.json`, body, normaliseDetectReply);
+  }
+
+  /** Lists all vendors, sorted (`POST /apiv3/device/vendors.json`). */
+  async vendors(): Promise<VendorsReply> {
+    return this.#json("vendors", "/apiv3/device/vendors.json", "{}", normaliseVendorsReply);
+  }
+
+  /** Lists the models of one vendor, sorted (`POST /apiv3/device/models/{vendor}.json`). */
+  async models(vendor: string): Promise<ModelsReply> {
+    const path = `/apiv3/device/models/${pathSegment("models", "vendor", vendor)}.json`;
+    return this.#json("models", path, "{}", normaliseModelsReply);
+  }
+
+  /**
+   * The record of one device (`POST /apiv3/device/view/{vendor}/{model}.json`).
+   * No such device rejects with `HdNotFoundError` (301).
+   */
+  async view(vendor: string, model: string): Promise<ViewReply> {
+    const path = `/apiv3/device/view/${pathSegment("view", "vendor", vendor)}/${pathSegment("view", "model", model)}.json`;
+    return this.#json("view", path, "{}", normaliseViewReply);
+  }
+
+  /**
+   * The devices whose `property` contains `value` (`POST /apiv3/device/whathas/{property}/{value}.json`).
+   * The wire reply has no status; it is normalised to `status: 0`, `message: "OK"`.
+   */
+  async whatHas(property: string, value: string): Promise<WhatHasReply> {
+    const path = `/apiv3/device/whathas/${pathSegment("whatHas", "property", property)}/${pathSegment("whatHas", "value", value)}.json`;
+    return this.#json("whatHas", path, "{}", normaliseWhatHasReply);
+  }
+
+  /**
+   * Downloads the device database (`POST /apiv3/site/fetchspecs/{siteId}.json`; Ultimate
+   * licence). Without `toFile` resolves with the parsed, normalised download; with `toFile`
+   * streams it to that path and resolves with `{ file, bytes }`. Status 229 rejects with
+   * `HdLicenceError` (and removes the file).
+   */
+  fetchSpecs(options?: DownloadOptions & { toFile?: undefined }): Promise<SpecsDownload>;
+  fetchSpecs(options: DownloadOptions & { toFile: string }): Promise<DownloadResult>;
+  fetchSpecs(options?: DownloadOptions): Promise<SpecsDownload | DownloadResult>;
+  async fetchSpecs(options?: DownloadOptions): Promise<SpecsDownload | DownloadResult> {
+    return this.#download("fetchSpecs", "fetchspecs", "devices", options, normaliseSpecsDownload);
+  }
+
+  /**
+   * Downloads the detection trees (`POST /apiv3/site/fetchtrees/{siteId}.json`; Ultimate
+   * licence). Parsed data loses the document order of integer-like keys (a JavaScript object
+   * rule), and local detection needs that order: for local detection pass `toFile` and let
+   * the engine read the file.
+   */
+  fetchTrees(options?: DownloadOptions & { toFile?: undefined }): Promise<TreesDownload>;
+  fetchTrees(options: DownloadOptions & { toFile: string }): Promise<DownloadResult>;
+  fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult>;
+  async fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult> {
+    return this.#download("fetchTrees", "fetchtrees", "trees", options, normaliseTreesDownload);
+  }
+
+  async #download<T>(
+    call: string,
+    endpoint: string,
+    payload: string,
+    rawOptions: DownloadOptions | undefined,
+    validate: DownloadValidator<T>,
+  ): Promise<T | DownloadResult> {
+    const options = checkDownloadOptions(call, rawOptions);
+    const { toFile } = options;
+    return this.#transport.request<T | DownloadResult>({
+      call,
+      path: `/apiv3/site/${endpoint}/${this.#site}.json`,
+      body: "{}",
+      signal: options.signal,
+      consume: (response, context, control) =>
+        toFile === undefined
+          ? downloadParsed(response, context, control, options, validate)
+          : downloadToFile(response, context, control, { ...options, toFile }, payload, validate),
+    });
+  }
+
+  /** Releases the proxy agent's connections, if a proxy is set. Do not use the client afterwards. */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+}

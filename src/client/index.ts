@@ -1,0 +1,5 @@
+// The cloud client's public API, re-exported by the package entry point.
+
+export { HdClient } from "./client.js";
+export type { DownloadOptions, DownloadProgress, DownloadResult } from "./download.js";
+export { DEFAULT_BASE_URL, type HdClientOptions } from "./options.js";

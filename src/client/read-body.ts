@@ -1,0 +1,38 @@
+// Reading reply bodies: streamed UTF-8 decoding, expected length, discarding unread bodies.
+
+import type { Response } from "undici";
+
+/**
+ * The body size the reply announces, or undefined when it is unknown: no `content-length`, or
+ * a `content-encoding` (then the length counts compressed bytes, not the bytes received).
+ */
+export function announcedLength(response: Response): number | undefined {
+  if (response.headers.has("content-encoding")) return undefined;
+  const header = response.headers.get("content-length");
+  if (header === null || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header);
+}
+
+/**
+ * Reads the whole body as UTF-8 text, decoding chunk by chunk so that the received bytes are
+ * released as they arrive (no byte buffer and string copy of the body side by side).
+ */
+export async function readText(response: Response, onChunk?: (chunk: Uint8Array) => void): Promise<string> {
+  if (response.body === null) return "";
+  const decoder = new TextDecoder("utf-8");
+  let text = "";
+  for await (const chunk of response.body) {
+    onChunk?.(chunk);
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Drops a body that will not be read, so the connection can be reused or closed. */
+export async function discardBody(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // Nothing to do: the body is unusable either way.
+  }
+}
