@@ -39,3 +39,32 @@ export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions
 // --- middleware ---
 
 // --- server (self-hosted API v3) and cache stores ---
+export type {
+  ApiCall,
+  ApiServer,
+  ApiServerCounts,
+  ApiServerEngine,
+  ApiServerOptions,
+  ApiUser,
+  NextFunctionLike,
+  UserTable,
+} from "./server/index.js";
+export {
+  API_CALLS,
+  API_V3_DIGEST_CHALLENGE,
+  API_V3_DIGEST_REALM,
+  createApiServer,
+  DATA_FILE_NAMES,
+  DEFAULT_MAX_BODY_BYTES,
+  loadUsersFile,
+  NO_DOWNLOAD_LICENCE,
+  resolveUsers,
+} from "./server/index.js";
+export {
+  createRedisStore,
+  type RedisLikeClient,
+  type RedisStore,
+  type RedisStoreOptions,
+  type RedisStoreStats,
+} from "./cache/redis-store.js";
+export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";

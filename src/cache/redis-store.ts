@@ -1,0 +1,344 @@
+// A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
+
+import { describeOptionValue, HdOptionError } from "../errors.js";
+import { consoleLogger, type Logger } from "../logger.js";
+import type { CacheEntry, CacheStore } from "./types.js";
+
+/**
+ * The few commands the store needs. An ioredis `Redis` instance fits; so does any client with
+ * the same method shapes.
+ */
+export interface RedisLikeClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+  /** ioredis connection state; when present, commands are only sent while it is `ready`. */
+  readonly status?: string;
+  quit?(): Promise<unknown>;
+  disconnect?(): void;
+  /** ioredis events: the store listens to `error` and `ready`. */
+  on?(event: string, listener: (...args: never[]) => void): unknown;
+}
+
+/** Options of `createRedisStore`. Give exactly one of `client` and `url`. */
+export interface RedisStoreOptions {
+  /** A connected client to use; the store does not close it unless `closeClient` is true. */
+  client?: RedisLikeClient;
+  /** Redis URL (`redis://host:port/db`); the store creates, owns and closes an ioredis client. */
+  url?: string;
+  /** Prefix of every key the store writes. Default `"hd3:"`. */
+  keyPrefix?: string;
+  /**
+   * How long Redis keeps an entry, in ms. Default: until the entry's `expiresAt`, plus
+   * `staleTtlMs`.
+   */
+  ttlMs?: number;
+  /** Extra time an entry is kept past its `expiresAt` (to serve stale values), in ms. Default 0. */
+  staleTtlMs?: number;
+  /** Longest wait for one command before answering "not found", in ms. Default 250. */
+  commandTimeoutMs?: number;
+  /** Longest wait for a connection attempt (owned client only), in ms. Default 1000. */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnection attempts (owned client only), in ms. Default 2000. */
+  maxReconnectDelayMs?: number;
+  /** Close a given `client` in `close()`. Default: true for an owned client, false for a given one. */
+  closeClient?: boolean;
+  /** Where "Redis unavailable" and "Redis back" notices go. Default: console warnings. */
+  logger?: Logger;
+}
+
+const KNOWN_OPTIONS: { readonly [K in keyof Required<RedisStoreOptions>]: true } = {
+  client: true,
+  url: true,
+  keyPrefix: true,
+  ttlMs: true,
+  staleTtlMs: true,
+  commandTimeoutMs: true,
+  connectTimeoutMs: true,
+  maxReconnectDelayMs: true,
+  closeClient: true,
+  logger: true,
+};
+
+/** Counters of a Redis store, for metrics. */
+export interface RedisStoreStats {
+  hits: number;
+  misses: number;
+  sets: number;
+  /** Commands that failed, timed out or were skipped because Redis was not connected. */
+  errors: number;
+}
+
+/** A `CacheStore` on Redis, with its counters. */
+export interface RedisStore<V> extends CacheStore<V> {
+  get(key: string): Promise<CacheEntry<V> | undefined>;
+  set(key: string, entry: CacheEntry<V>): Promise<void>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+  /** Hits, misses, sets and errors so far. */
+  readonly stats: Readonly<RedisStoreStats>;
+}
+
+interface ResolvedConfig {
+  keyPrefix: string;
+  ttlMs: number | undefined;
+  staleTtlMs: number;
+  commandTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxReconnectDelayMs: number;
+  logger: Logger;
+}
+
+function duration(options: RedisStoreOptions, name: keyof RedisStoreOptions, fallback: number, min: number) {
+  const value = options[name] ?? fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
+    throw new HdOptionError(
+      name,
+      `expected a number of milliseconds >= ${min}, got ${describeOptionValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
+  if (typeof options !== "object" || options === null) {
+    throw new HdOptionError("options", "createRedisStore needs an options object { url } or { client }");
+  }
+  for (const key of Object.keys(options)) {
+    if (!(key in KNOWN_OPTIONS)) {
+      throw new HdOptionError(key, `unknown option; valid options: ${Object.keys(KNOWN_OPTIONS).join(", ")}`);
+    }
+  }
+  const hasClient = options.client !== undefined;
+  const hasUrl = options.url !== undefined;
+  if (hasClient === hasUrl) {
+    throw new HdOptionError(hasClient ? "url" : "client", "give exactly one of `client` and `url`");
+  }
+  if (hasUrl && (typeof options.url !== "string" || !/^rediss?:\/\//.test(options.url))) {
+    throw new HdOptionError("url", "expected a redis:// or rediss:// URL");
+  }
+  const client = options.client as Partial<RedisLikeClient> | undefined;
+  if (hasClient && (typeof client !== "object" || client === null || typeof client.get !== "function")) {
+    throw new HdOptionError(
+      "client",
+      "expected a Redis client with get, set and del (e.g. an ioredis instance)",
+    );
+  }
+  const keyPrefix = options.keyPrefix ?? "hd3:";
+  if (typeof keyPrefix !== "string") {
+    throw new HdOptionError("keyPrefix", `expected a string, got ${describeOptionValue(keyPrefix)}`);
+  }
+  if (options.closeClient !== undefined && typeof options.closeClient !== "boolean") {
+    throw new HdOptionError(
+      "closeClient",
+      `expected true or false, got ${describeOptionValue(options.closeClient)}`,
+    );
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
+    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
+  }
+  return {
+    keyPrefix,
+    ttlMs: options.ttlMs === undefined ? undefined : duration(options, "ttlMs", 0, 1),
+    staleTtlMs: duration(options, "staleTtlMs", 0, 0),
+    commandTimeoutMs: duration(options, "commandTimeoutMs", 250, 1),
+    connectTimeoutMs: duration(options, "connectTimeoutMs", 1000, 1),
+    maxReconnectDelayMs: duration(options, "maxReconnectDelayMs", 2000, 10),
+    logger,
+  };
+}
+
+type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisLikeClient;
+
+/** Creates an ioredis client tuned to fail fast: no offline queue, short timeouts, bounded backoff. */
+async function connectOwnedClient(url: string, config: ResolvedConfig): Promise<RedisLikeClient> {
+  const module = (await import("ioredis")) as unknown as {
+    Redis?: RedisConstructor;
+    default?: RedisConstructor;
+  };
+  const Redis = module.Redis ?? module.default;
+  if (Redis === undefined) throw new Error("the ioredis module has no Redis export");
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: config.commandTimeoutMs,
+    connectTimeout: config.connectTimeoutMs,
+    retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 8), config.maxReconnectDelayMs),
+  });
+}
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(TIMED_OUT), ms);
+    timer.unref();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function isEntry(value: unknown): value is CacheEntry<unknown> {
+  if (typeof value !== "object" || value === null || !("value" in value)) return false;
+  const { storedAt, expiresAt } = value as { storedAt?: unknown; expiresAt?: unknown };
+  return typeof storedAt === "number" && typeof expiresAt === "number";
+}
+
+/**
+ * Creates a `CacheStore` on Redis, shared by every instance that uses the same Redis and key
+ * prefix. Values are stored as JSON with a PX time-to-live. When Redis is down, slow or
+ * unreachable, `get` answers `undefined` within `commandTimeoutMs`, `set` and `delete` are
+ * dropped, and nothing throws; the store reconnects by itself. ioredis is imported only when
+ * `url` is given, so the package works without it. Throws `HdOptionError` for bad options.
+ *
+ * @example
+ * const store = createRedisStore({ url: "redis://127.0.0.1:6379", keyPrefix: "myapp:hd3:" });
+ * await store.set("k", { value: 1, storedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+ * await store.get("k"); // { value: 1, ... }
+ * await store.close();
+ */
+export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
+  const config = resolveOptions(options);
+  const owned = options.client === undefined;
+  const closeClient = options.closeClient ?? owned;
+  const stats: RedisStoreStats = { hits: 0, misses: 0, sets: 0, errors: 0 };
+  let closed = false;
+  let healthy = true;
+  let current: RedisLikeClient | undefined = options.client;
+  /** Whether the connection has ever been ready: commands before that are skipped silently. */
+  let everReady =
+    options.client !== undefined &&
+    (options.client.status === undefined || options.client.status === "ready");
+
+  const onError = (error: Error) => failed(error);
+  const onReady = () => {
+    everReady = true;
+    succeeded();
+  };
+  const clientPromise: Promise<RedisLikeClient | undefined> =
+    options.client !== undefined
+      ? Promise.resolve(options.client)
+      : connectOwnedClient(options.url as string, config).then(
+          (client) => {
+            client.on?.("error", onError);
+            client.on?.("ready", onReady);
+            current = client;
+            if (closed) client.disconnect?.();
+            return client;
+          },
+          (error: unknown) => {
+            config.logger.warn("Redis cache store: cannot load ioredis; the store answers nothing", {
+              code: "HD_REDIS_NO_CLIENT",
+              error: error instanceof Error ? error.message : String(error),
+            });
+            return undefined;
+          },
+        );
+
+  function failed(error: unknown) {
+    stats.errors++;
+    if (!healthy || closed) return;
+    healthy = false;
+    config.logger.warn("Redis cache store: Redis is unavailable; answering from level 1 only", {
+      code: "HD_REDIS_UNAVAILABLE",
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  function succeeded() {
+    if (healthy) return;
+    healthy = true;
+    config.logger.info?.("Redis cache store: Redis is back", { code: "HD_REDIS_RECOVERED" });
+  }
+
+  /** Runs one command with the time limit; `undefined` when Redis is not there or too slow. */
+  async function run<T>(command: (client: RedisLikeClient) => Promise<T>): Promise<T | undefined> {
+    if (closed) return undefined;
+    const client = current ?? (await withTimeout(clientPromise, config.commandTimeoutMs));
+    if (client === undefined || client === TIMED_OUT) return undefined;
+    if (client.status === "ready") everReady = true;
+    else if (client.status !== undefined) {
+      if (everReady) failed(new Error(`Redis connection is ${client.status}`));
+      else stats.errors++;
+      return undefined;
+    }
+    try {
+      const result = await withTimeout(command(client), config.commandTimeoutMs);
+      if (result === TIMED_OUT) {
+        failed(new Error(`Redis command took longer than ${config.commandTimeoutMs} ms`));
+        return undefined;
+      }
+      succeeded();
+      return result;
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  }
+
+  const prefixed = (key: string) => config.keyPrefix + key;
+
+  return {
+    stats,
+    async get(key) {
+      const text = await run((client) => client.get(prefixed(key)));
+      if (typeof text !== "string") {
+        stats.misses++;
+        return undefined;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (!isEntry(parsed)) {
+        stats.misses++;
+        return undefined;
+      }
+      stats.hits++;
+      return parsed as CacheEntry<V>;
+    },
+    async set(key, entry) {
+      const ttlMs = Math.ceil(config.ttlMs ?? entry.expiresAt - Date.now() + config.staleTtlMs);
+      if (!(ttlMs >= 1)) {
+        await run((client) => client.del(prefixed(key)));
+        return;
+      }
+      let text: string;
+      try {
+        text = JSON.stringify(entry);
+      } catch {
+        return;
+      }
+      stats.sets++;
+      await run((client) => client.set(prefixed(key), text, "PX", ttlMs));
+    },
+    async delete(key) {
+      await run((client) => client.del(prefixed(key)));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const client = await withTimeout(clientPromise, config.commandTimeoutMs).catch(() => undefined);
+      if (client === undefined || client === TIMED_OUT || !closeClient) return;
+      try {
+        if (client.status === undefined || client.status === "ready") {
+          await withTimeout(client.quit?.() ?? Promise.resolve(), config.commandTimeoutMs);
+        }
+      } catch {
+        // Quitting a broken connection may fail; disconnecting below is enough.
+      }
+      client.disconnect?.();
+    },
+  };
+}

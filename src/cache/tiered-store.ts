@@ -1,0 +1,91 @@
+// A two-level cache store: a fast in-process level 1 in front of a shared level 2 (e.g. Redis).
+
+import { HdOptionError } from "../errors.js";
+import type { CacheEntry, CacheStore } from "./types.js";
+
+/** Options of `createTieredStore`. */
+export interface TieredStoreOptions<V> {
+  /** The in-process store asked first (e.g. the middleware's memory store). */
+  level1: CacheStore<V>;
+  /** The shared store asked on a level-1 miss (e.g. `createRedisStore(...)`). */
+  level2: CacheStore<V>;
+}
+
+const KNOWN_OPTIONS: { readonly [K in keyof Required<TieredStoreOptions<unknown>>]: true } = {
+  level1: true,
+  level2: true,
+};
+
+function isStore(value: unknown): value is CacheStore<unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const store = value as Record<string, unknown>;
+  return (
+    typeof store.get === "function" && typeof store.set === "function" && typeof store.delete === "function"
+  );
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === "function";
+}
+
+/** Runs a store call and turns a throw or a rejection into `undefined`: a broken store never fails a request. */
+async function settle<T>(call: () => T | Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Combines two stores: `get` answers from level 1, and on a miss from level 2 (copying the hit
+ * into level 1); `set` and `delete` go to both; `close` closes both. A level-1 hit is answered
+ * synchronously when level 1 is synchronous. A failing level 2 answers "not found". Throws
+ * `HdOptionError` when either level is not a store.
+ *
+ * @example
+ * const store = createTieredStore({ level1: memoryStore, level2: createRedisStore({ url }) });
+ */
+export function createTieredStore<V>(options: TieredStoreOptions<V>): Required<CacheStore<V>> {
+  if (typeof options !== "object" || options === null) {
+    throw new HdOptionError("options", "createTieredStore needs an options object { level1, level2 }");
+  }
+  for (const key of Object.keys(options)) {
+    if (!(key in KNOWN_OPTIONS))
+      throw new HdOptionError(key, "unknown option; valid options: level1, level2");
+  }
+  const { level1, level2 } = options;
+  if (!isStore(level1)) throw new HdOptionError("level1", "expected a cache store with get, set and delete");
+  if (!isStore(level2)) throw new HdOptionError("level2", "expected a cache store with get, set and delete");
+
+  async function fromLevel2(key: string): Promise<CacheEntry<V> | undefined> {
+    const entry = await settle(() => level2.get(key));
+    if (entry !== undefined) await settle(() => level1.set(key, entry));
+    return entry;
+  }
+
+  return {
+    get(key) {
+      let first: CacheEntry<V> | undefined | Promise<CacheEntry<V> | undefined>;
+      try {
+        first = level1.get(key);
+      } catch {
+        first = undefined;
+      }
+      if (!isPromise(first)) return first !== undefined ? first : fromLevel2(key);
+      return first.then(
+        (entry) => entry ?? fromLevel2(key),
+        () => fromLevel2(key),
+      );
+    },
+    async set(key, entry) {
+      await Promise.all([settle(() => level1.set(key, entry)), settle(() => level2.set(key, entry))]);
+    },
+    async delete(key) {
+      await Promise.all([settle(() => level1.delete(key)), settle(() => level2.delete(key))]);
+    },
+    async close() {
+      await Promise.all([settle(() => level1.close?.()), settle(() => level2.close?.())]);
+    },
+  };
+}

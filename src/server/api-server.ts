@@ -1,0 +1,401 @@
+// A self-hosted API v3 server: an Express-mountable handler answering every call from local data.
+
+import { open } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isAbsolute, join, resolve } from "node:path";
+import { suggestName } from "../client/suggest.js";
+import { describeOptionValue, HdOptionError, isHdApiError } from "../errors.js";
+import { consoleLogger, type Logger } from "../logger.js";
+import type {
+  Detector,
+  DeviceRecord,
+  ModelsReply,
+  ReplyStatus,
+  VendorsReply,
+  WhatHasReply,
+} from "../types.js";
+import { type ApiCall, type ApiRoute, matchApiRoute } from "./api-routes.js";
+import { detectInputFromBody } from "./detect-input.js";
+import { API_V3_DIGEST_CHALLENGE, parseDigestHeader, verifyDigest } from "./digest-auth.js";
+import { readJsonBody } from "./read-json-body.js";
+import { type ApiUser, resolveUsers, type UserTable } from "./users.js";
+import {
+  detectWire,
+  deviceErrorWire,
+  modelsWire,
+  siteStatusWire,
+  vendorsWire,
+  viewWire,
+  type WireBody,
+  whatHasWire,
+} from "./wire-replies.js";
+
+/** File names of a data directory, as fetchspecs and fetchtrees download them. */
+export const DATA_FILE_NAMES = { specs: "hd3specs.json", trees: "hd3trees.json" } as const;
+
+/** Default largest request body, in bytes (the same as `express.json()`). */
+export const DEFAULT_MAX_BODY_BYTES = 100 * 1024;
+
+/** API status and message a user without a download licence gets from fetchspecs/fetchtrees. */
+export const NO_DOWNLOAD_LICENCE = {
+  status: 229,
+  message:
+    "Digest authentication: you have no permission to download this file. Perhaps your licence has expired.",
+} as const;
+
+/**
+ * What a self-hosted server answers from: a `LocalEngine`, an `HdClient` (the server then
+ * proxies the cloud), or anything with the same methods. `view` may answer a reply without
+ * `device` when nothing matches (status 301).
+ */
+export interface ApiServerEngine extends Detector {
+  vendors(): VendorsReply | Promise<VendorsReply>;
+  models(vendor: string): ModelsReply | Promise<ModelsReply>;
+  view(
+    vendor: string,
+    model: string,
+  ):
+    | (ReplyStatus & { device?: DeviceRecord | undefined })
+    | Promise<ReplyStatus & { device?: DeviceRecord | undefined }>;
+  whatHas(property: string, value: string): WhatHasReply | Promise<WhatHasReply>;
+}
+
+/** Options of `createApiServer`. */
+export interface ApiServerOptions {
+  /** Answers detect and the device calls: a `LocalEngine`, or anything with the same methods. */
+  engine: ApiServerEngine;
+  /**
+   * The accounts allowed in: `{ username, secret, downloads? }` (from `loadUsersFile` or inline).
+   * `downloads: true` lets an account call fetchspecs and fetchtrees; others get status 229.
+   */
+  users: readonly ApiUser[] | UserTable;
+  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees. */
+  dataDir?: string;
+  /** The specs file fetchspecs serves. Default: `<dataDir>/hd3specs.json`. */
+  specsFile?: string;
+  /** The trees file fetchtrees serves, byte for byte. Default: `<dataDir>/hd3trees.json`. */
+  treesFile?: string;
+  /** Largest request body accepted, in bytes. Default 102400 (100 KiB). */
+  maxBodyBytes?: number;
+  /** Where failures of the engine or of file reads are reported. Default: console warnings. */
+  logger?: Logger;
+}
+
+const KNOWN_OPTIONS: { readonly [K in keyof Required<ApiServerOptions>]: true } = {
+  engine: true,
+  users: true,
+  dataDir: true,
+  specsFile: true,
+  treesFile: true,
+  maxBodyBytes: true,
+  logger: true,
+};
+
+/** Request counters of a running server, by call, plus refusals. */
+export type ApiServerCounts = Record<ApiCall | "unauthorized" | "badRequest" | "failed", number>;
+
+/** Something `next` can be: Express passes its own; plain `http` servers may pass nothing. */
+export type NextFunctionLike = (error?: unknown) => void;
+
+/**
+ * The server: a request handler to mount with `app.use(server)` or `app.use("/prefix", server)`
+ * in Express 4 or 5, or to call from `http.createServer`. Requests for other paths go to `next`
+ * (or get a 404 when there is no `next`).
+ */
+export interface ApiServer {
+  (req: IncomingMessage, res: ServerResponse, next?: NextFunctionLike): void;
+  /** Requests answered so far, by call; `unauthorized`, `badRequest` and `failed` count refusals. */
+  readonly counts: Readonly<ApiServerCounts>;
+}
+
+interface ResolvedConfig {
+  engine: ApiServerEngine;
+  users: UserTable;
+  specsFile: string | undefined;
+  treesFile: string | undefined;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+function optionalPath(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new HdOptionError(option, `expected a non-empty file path, got ${describeOptionValue(value)}`);
+  }
+  return isAbsolute(value) ? value : resolve(value);
+}
+
+function resolveOptions(options: ApiServerOptions): ResolvedConfig {
+  if (typeof options !== "object" || options === null) {
+    throw new HdOptionError("options", "createApiServer needs an options object { engine, users }");
+  }
+  const known = Object.keys(KNOWN_OPTIONS);
+  for (const key of Object.keys(options)) {
+    if (!(key in KNOWN_OPTIONS)) {
+      const suggestion = suggestName(key, known);
+      throw new HdOptionError(
+        key,
+        `unknown option${suggestion === undefined ? "" : `. Did you mean \`${suggestion}\`?`} Valid options: ${known.join(", ")}`,
+      );
+    }
+  }
+  const engine = options.engine as Partial<ApiServerEngine> | undefined;
+  const methods = ["detect", "vendors", "models", "view", "whatHas"] as const;
+  if (typeof engine !== "object" || engine === null || methods.some((m) => typeof engine[m] !== "function")) {
+    throw new HdOptionError(
+      "engine",
+      "expected a detector with detect, vendors, models, view and whatHas methods (e.g. a LocalEngine)",
+    );
+  }
+  const users =
+    options.users instanceof Map ? resolveUsers([...options.users.values()]) : resolveUsers(options.users);
+  const dataDir = optionalPath(options.dataDir, "dataDir");
+  const specsFile =
+    optionalPath(options.specsFile, "specsFile") ??
+    (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.specs));
+  const treesFile =
+    optionalPath(options.treesFile, "treesFile") ??
+    (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.trees));
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024) {
+    throw new HdOptionError(
+      "maxBodyBytes",
+      `expected an integer of at least 1024, got ${describeOptionValue(maxBodyBytes)}`,
+    );
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
+    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
+  }
+  return {
+    engine: engine as ApiServerEngine,
+    users,
+    specsFile,
+    treesFile,
+    maxBodyBytes,
+    logger,
+  };
+}
+
+const COMMON_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+function sendJson(
+  res: ServerResponse,
+  httpStatus: number,
+  body: WireBody,
+  extra: Record<string, string> = {},
+) {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(httpStatus, {
+    ...COMMON_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(text)),
+    ...extra,
+  });
+  res.end(text);
+}
+
+function isSiteCall(call: ApiCall): boolean {
+  return call === "detect" || call === "fetchspecs" || call === "fetchtrees";
+}
+
+/** A server-made error reply: integer status for site calls, string status for device calls. */
+function errorWire(call: ApiCall, status: number, message: string): WireBody {
+  return isSiteCall(call) ? siteStatusWire(status, message) : deviceErrorWire(status, message);
+}
+
+/** The reply of an API error thrown by the engine (e.g. an `HdClient` used as the engine). */
+function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) | undefined {
+  return isHdApiError(error) ? error.reply : undefined;
+}
+
+/**
+ * Creates a self-hosted API v3 server answering detect, vendors, models, view, whathas,
+ * fetchspecs and fetchtrees from local data, in the wire shapes of the cloud service, behind
+ * Digest authentication (realm, nonce and opaque `APIv3`, qop `auth`). Detect is POST only; the
+ * other calls accept POST and GET. Throws `HdOptionError` for bad options.
+ *
+ * @example
+ * const engine = await LocalEngine.fromFiles("data/hd3specs.json", "data/hd3trees.json");
+ * app.use(createApiServer({ engine, dataDir: "data", users: [{ username: "u", secret: "s", downloads: true }] }));
+ */
+export function createApiServer(options: ApiServerOptions): ApiServer {
+  const config = resolveOptions(options);
+  const counts: ApiServerCounts = {
+    detect: 0,
+    fetchspecs: 0,
+    fetchtrees: 0,
+    vendors: 0,
+    models: 0,
+    view: 0,
+    whathas: 0,
+    unauthorized: 0,
+    badRequest: 0,
+    failed: 0,
+  };
+
+  async function answer(route: ApiRoute, req: IncomingMessage, res: ServerResponse, downloads: boolean) {
+    const { engine } = config;
+    switch (route.call) {
+      case "detect": {
+        const body = await readJsonBody(req, config.maxBodyBytes);
+        if (!body.ok) {
+          counts.badRequest++;
+          const extra: Record<string, string> = body.httpStatus === 413 ? { Connection: "close" } : {};
+          sendJson(res, body.httpStatus, siteStatusWire(body.httpStatus, body.message), extra);
+          return;
+        }
+        const input = detectInputFromBody(body.value);
+        if (!input.ok) {
+          counts.badRequest++;
+          sendJson(res, 400, siteStatusWire(400, input.message));
+          return;
+        }
+        counts.detect++;
+        sendJson(res, 200, detectWire(await engine.detect(input.headers, input.params)));
+        return;
+      }
+      case "fetchspecs":
+      case "fetchtrees": {
+        counts[route.call]++;
+        if (!downloads) {
+          sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
+          return;
+        }
+        await sendDataFile(res, route.call === "fetchspecs" ? config.specsFile : config.treesFile);
+        return;
+      }
+      case "vendors":
+        counts.vendors++;
+        sendJson(res, 200, vendorsWire(await engine.vendors()));
+        return;
+      case "models":
+        counts.models++;
+        sendJson(res, 200, modelsWire(await engine.models(route.vendor)));
+        return;
+      case "view":
+        counts.view++;
+        sendJson(res, 200, viewWire(await engine.view(route.vendor, route.model)));
+        return;
+      case "whathas":
+        counts.whathas++;
+        sendJson(res, 200, whatHasWire(await engine.whatHas(route.property, route.value)));
+        return;
+    }
+  }
+
+  async function sendDataFile(res: ServerResponse, file: string | undefined) {
+    if (file === undefined) {
+      sendJson(res, 503, siteStatusWire(503, "This server has no data file configured for this call"));
+      return;
+    }
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(file, "r");
+    } catch (error) {
+      config.logger.warn("self-hosted API server: cannot open data file", {
+        code: "HD_SERVER_DATA_FILE",
+        file,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
+      return;
+    }
+    try {
+      const { size } = await handle.stat();
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        "Content-Type": "application/json",
+        "Content-Length": String(size),
+      });
+      // Streamed from the opened handle: a data refresh that renames a new file into place
+      // does not change what this reply sends. A client that goes away ends the stream quietly.
+      const stream = handle.createReadStream({ autoClose: false });
+      await new Promise<void>((resolveStream) => {
+        const done = () => {
+          stream.destroy();
+          resolveStream();
+        };
+        stream.once("error", (error) => {
+          config.logger.warn("self-hosted API server: reading a data file failed", {
+            code: "HD_SERVER_DATA_FILE",
+            file,
+            error: error.message,
+          });
+          res.destroy();
+          done();
+        });
+        res.once("close", done);
+        stream.pipe(res);
+      });
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: NextFunctionLike): void => {
+    const url = req.url ?? "/";
+    const match = matchApiRoute(url);
+    if (match === undefined) {
+      if (next !== undefined) next();
+      else sendJson(res, 404, { message: "Not found", status: 404 });
+      return;
+    }
+    if ("badEncoding" in match) {
+      counts.badRequest++;
+      sendJson(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
+      return;
+    }
+    const { route } = match;
+    const method = req.method ?? "GET";
+    const allowed = route.call === "detect" ? ["POST"] : ["POST", "GET"];
+    if (!allowed.includes(method)) {
+      counts.badRequest++;
+      sendJson(res, 405, errorWire(route.call, 405, `Method not allowed: use ${allowed.join(" or ")}`), {
+        Allow: allowed.join(", "),
+      });
+      return;
+    }
+    const originalUrl = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
+    const uri = typeof originalUrl === "string" ? originalUrl : url;
+    const user = verifyDigest(parseDigestHeader(req.headers.authorization), { method, uri }, (name) =>
+      config.users.get(name),
+    );
+    if (user === undefined) {
+      counts.unauthorized++;
+      sendJson(res, 401, errorWire(route.call, 401, "Unauthorized: Digest authentication failed"), {
+        "WWW-Authenticate": API_V3_DIGEST_CHALLENGE,
+      });
+      return;
+    }
+    answer(route, req, res, user.downloads).catch((error: unknown) => {
+      const reply = apiErrorReply(error);
+      if (reply !== undefined) {
+        const status = Number(reply.status);
+        const wire =
+          route.call === "detect" ? detectWire(reply) : errorWire(route.call, status, reply.message);
+        sendJson(res, 200, wire);
+        return;
+      }
+      counts.failed++;
+      config.logger.warn("self-hosted API server: a call failed", {
+        code: "HD_SERVER_CALL_FAILED",
+        call: route.call,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      if (res.headersSent) res.destroy();
+      else
+        sendJson(
+          res,
+          500,
+          errorWire(route.call, 500, "Internal error: the server could not answer this call"),
+        );
+    });
+  };
+  Object.defineProperty(handler, "counts", { value: counts, enumerable: true });
+  return handler as ApiServer;
+}
