@@ -1,5 +1,22 @@
 // The package's public entry point: a hand-picked set of exports, nothing else.
 
+export {
+  createRedisStore,
+  type RedisLikeClient,
+  type RedisStore,
+  type RedisStoreOptions,
+  type RedisStoreStats,
+} from "./cache/redis-store.js";
+export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
+export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
+// --- client (cloud API v3) ---
+export { DEFAULT_BASE_URL, HdClient } from "./client/index.js";
+export type { ViewNotFoundReply } from "./engine/catalog.js";
+export type { EngineData, EngineDataInfo } from "./engine/engine-data.js";
+export type { LocalEngineOptions } from "./engine/engine-options.js";
+export type { DetectionExplanation, LocalViewReply, MatchExplanation } from "./engine/local-engine.js";
+// --- engine (local detection) and store (local data) ---
+export { LocalEngine } from "./engine/local-engine.js";
 export type { HdErrorCode, HdErrorContext } from "./errors.js";
 export {
   describeOptionValue,
@@ -21,23 +38,16 @@ export {
   isHdNotFoundError,
   isHdOptionError,
 } from "./errors.js";
-export type * from "./types.js";
-export {
-  DEVICE_LIST_FIELDS,
-  DEVICE_STRING_FIELDS,
-  DISPLAY_FIELDS,
-  KNOWN_DETECT_OPTIONS,
-  PRODUCT_INFO_FIELDS,
-} from "./types.js";
-
-// --- client (cloud API v3) ---
-export { DEFAULT_BASE_URL, HdClient } from "./client/index.js";
-export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
-
-// --- engine (local detection) and store (local data) ---
+export type { MobileRedirectOptions, PickAssetOptions, SizedAsset } from "./middleware/adaptive.js";
+export { displayWidth, mobileRedirect, pickAsset } from "./middleware/adaptive.js";
+export type { Device, DeviceClass, DeviceSource } from "./middleware/device.js";
+export type { HandsetDetectionMiddleware } from "./middleware/handset-detection.js";
 
 // --- middleware ---
-
+export { handsetDetection } from "./middleware/handset-detection.js";
+export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
+export type { DeviceHandlers, DeviceMatcher } from "./middleware/routing.js";
+export { byDevice, whenDevice } from "./middleware/routing.js";
 // --- server (self-hosted API v3) and cache stores ---
 export type {
   ApiCall,
@@ -60,11 +70,26 @@ export {
   NO_DOWNLOAD_LICENCE,
   resolveUsers,
 } from "./server/index.js";
+export type {
+  DataSource,
+  SyncDownloadOptions,
+  SyncDownloadProgress,
+  SyncDownloadResult,
+} from "./store/data-source.js";
+export type { DataStoreOptions, SyncOptions, SyncProgress, SyncResult } from "./store/data-store.js";
 export {
-  createRedisStore,
-  type RedisLikeClient,
-  type RedisStore,
-  type RedisStoreOptions,
-  type RedisStoreStats,
-} from "./cache/redis-store.js";
-export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
+  DataStore,
+  hasCachedData,
+  PREVIOUS_SUFFIX,
+  SPECS_FILE_NAME,
+  TREES_FILE_NAME,
+} from "./store/data-store.js";
+export type { StoreFileSystem } from "./store/store-fs.js";
+export type * from "./types.js";
+export {
+  DEVICE_LIST_FIELDS,
+  DEVICE_STRING_FIELDS,
+  DISPLAY_FIELDS,
+  KNOWN_DETECT_OPTIONS,
+  PRODUCT_INFO_FIELDS,
+} from "./types.js";

@@ -1,0 +1,65 @@
+// The fast matcher: two automatons (device trees, extra trees), each read once per header value.
+
+import { DirectIndex } from "./direct-index.js";
+import type { SieveMatcher } from "./naive-sieve.js";
+import { SieveAutomaton } from "./sieve-automaton.js";
+import type { TreesData } from "./tree-data.js";
+
+/**
+ * Answers like {@link NaiveSieve}, from two automatons built once at load: one over
+ * `user-agent0` + `user-agent1` (device normalisation), one over `user-agentplatform` +
+ * `user-agentbrowser` (extra normalisation). A device lookup reads the value with both automatons
+ * in one loop (the extras of that header are usually wanted next). Answers are kept until
+ * `reset()` (the start of the next detection), never across detections.
+ */
+export class CompiledSieve implements SieveMatcher {
+  readonly kind = "compiled";
+  /** Automaton over the device sieve trees. */
+  readonly deviceAutomaton: SieveAutomaton;
+  /** Automaton over the extra sieve trees. */
+  readonly extraAutomaton: SieveAutomaton;
+
+  private readonly opera0: DirectIndex;
+  private readonly profile0: DirectIndex;
+
+  constructor(trees: TreesData) {
+    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device");
+    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra");
+    this.opera0 = new DirectIndex(trees.opera0);
+    this.profile0 = new DirectIndex(trees.profile0);
+  }
+
+  operaMini(raw: string): string | undefined {
+    return this.opera0.get(raw);
+  }
+
+  profile(raw: string): string | undefined {
+    return this.profile0.get(raw);
+  }
+
+  reset(): void {
+    this.deviceAutomaton.forget();
+    this.extraAutomaton.forget();
+  }
+
+  /** Reads the value with both automatons at once: its extras are usually wanted next. */
+  device(raw: string): number {
+    SieveAutomaton.scanPair(this.deviceAutomaton, this.extraAutomaton, raw);
+    return this.deviceAutomaton.best[0]!;
+  }
+
+  generic(raw: string): number {
+    this.deviceAutomaton.scan(raw);
+    return this.deviceAutomaton.best[1]!;
+  }
+
+  platform(raw: string): number {
+    this.extraAutomaton.scan(raw);
+    return this.extraAutomaton.best[0]!;
+  }
+
+  browser(raw: string): number {
+    this.extraAutomaton.scan(raw);
+    return this.extraAutomaton.best[1]!;
+  }
+}

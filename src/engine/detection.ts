@@ -1,0 +1,163 @@
+// The detection steps: which tree, header and rule give the device, platform and browser ids.
+
+import { HeaderList } from "./headers.js";
+import type { SieveMatcher } from "./naive-sieve.js";
+import { asciiTrim } from "./normalise.js";
+import type { TreesData } from "./tree-data.js";
+
+/** How the device id was found (0: not found). Numbers keep the hot path allocation-free. */
+export const DEVICE_STEP = {
+  none: 0,
+  operaMini: 1,
+  profile: 2,
+  wapProfile: 3,
+  sieve: 4,
+  generic: 5,
+} as const;
+
+/** One of the {@link DEVICE_STEP} values. */
+export type DeviceStep = (typeof DEVICE_STEP)[keyof typeof DEVICE_STEP];
+
+const OPERA_MINI_UNKNOWN = "? # ?";
+
+/**
+ * Runs the detection steps over a header list and keeps the outcome in plain fields, reused from
+ * one detection to the next (detection is synchronous). Read the fields right after `run`.
+ */
+export class Resolver {
+  /** The headers of the current detection. */
+  readonly headers = new HeaderList();
+  /** Which step found the device. */
+  deviceStep: DeviceStep = DEVICE_STEP.none;
+  /** Header (index in `headers`) that gave the device. */
+  deviceHeader = -1;
+  /** Rule (tree-local) for the sieve steps, else -1. */
+  deviceRule = -1;
+  /** The device id the trees give, or null. */
+  deviceId: string | null = null;
+  /** `user-agentplatform` rule, or -1. */
+  platformRule = -1;
+  /** Header that gave the platform rule. */
+  platformHeader = -1;
+  /** `user-agentbrowser` rule, or -1. */
+  browserRule = -1;
+  /** Header that gave the browser rule. */
+  browserHeader = -1;
+
+  /** Runs every step. `headers` must already be loaded. */
+  run(trees: TreesData, matcher: SieveMatcher): void {
+    matcher.reset();
+    this.deviceStep = DEVICE_STEP.none;
+    this.deviceHeader = -1;
+    this.deviceRule = -1;
+    this.deviceId = null;
+    this.platformRule = -1;
+    this.platformHeader = -1;
+    this.browserRule = -1;
+    this.browserHeader = -1;
+    if (this.findDevice(trees, matcher)) this.findExtras(matcher);
+  }
+
+  private found(id: string | undefined, at: number, step: DeviceStep): boolean {
+    if (id === undefined) return false;
+    this.deviceStep = step;
+    this.deviceHeader = at;
+    this.deviceId = id;
+    return true;
+  }
+
+  private sieve(trees: TreesData, matcher: SieveMatcher, at: number): boolean {
+    if (at < 0) return false;
+    const rule = matcher.device(this.headers.values[at] as string);
+    if (rule < 0) return false;
+    this.deviceStep = DEVICE_STEP.sieve;
+    this.deviceHeader = at;
+    this.deviceRule = rule;
+    this.deviceId = trees.ua0.ruleId[rule] as string;
+    return true;
+  }
+
+  private findDevice(trees: TreesData, matcher: SieveMatcher): boolean {
+    const headers = this.headers;
+    const { names, values } = headers;
+    // 1. Opera Mini's phone header, unless it says it does not know ("? # ?").
+    const opera = headers.operaMini;
+    const operaUsed = opera >= 0 && asciiTrim(values[opera] as string) !== OPERA_MINI_UNKNOWN;
+    if (operaUsed && this.found(matcher.operaMini(values[opera] as string), opera, DEVICE_STEP.operaMini)) {
+      return true;
+    }
+    // 2. and 3. Profile headers, both looked up in profile0.
+    const profile = headers.profile;
+    if (
+      profile >= 0 &&
+      this.found(matcher.profile(values[profile] as string), profile, DEVICE_STEP.profile)
+    ) {
+      return true;
+    }
+    const wap = headers.wapProfile;
+    if (wap >= 0 && this.found(matcher.profile(values[wap] as string), wap, DEVICE_STEP.wapProfile))
+      return true;
+    // 4. Sieve user-agent0 over the user-agent-like headers, then the other x- headers.
+    const operaUa = headers.operaMiniUa;
+    const mobileUa = headers.mobileUa;
+    const userAgent = headers.userAgent;
+    if (this.sieve(trees, matcher, operaUa)) return true;
+    if (this.sieve(trees, matcher, mobileUa)) return true;
+    if (this.sieve(trees, matcher, userAgent)) return true;
+    if (headers.xHeaders > 0) {
+      for (let i = 0; i < headers.length; i++) {
+        if (i === operaUa || i === mobileUa || i === wap || (i === opera && operaUsed)) continue;
+        if (!(names[i] as string).startsWith("x-")) continue;
+        if (this.sieve(trees, matcher, i)) return true;
+      }
+    }
+    // 5. Generic fallback: user-agent in user-agent1.
+    if (userAgent >= 0) {
+      const rule = matcher.generic(values[userAgent] as string);
+      if (rule >= 0) {
+        this.deviceStep = DEVICE_STEP.generic;
+        this.deviceHeader = userAgent;
+        this.deviceRule = rule;
+        this.deviceId = trees.ua1.ruleId[rule] as string;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private platformAt(matcher: SieveMatcher, at: number): boolean {
+    if (at < 0) return false;
+    const rule = matcher.platform(this.headers.values[at] as string);
+    if (rule < 0) return false;
+    this.platformRule = rule;
+    this.platformHeader = at;
+    return true;
+  }
+
+  /** Extras read every header as it arrived: the device steps consume nothing. */
+  private findExtras(matcher: SieveMatcher): void {
+    const headers = this.headers;
+    const { names, values } = headers;
+    const operaUa = headers.operaMiniUa;
+    const userAgent = headers.userAgent;
+    // Platform: x-operamini-phone-ua, user-agent, then user-agent / x- headers alphabetically.
+    if (!this.platformAt(matcher, operaUa) && !this.platformAt(matcher, userAgent) && headers.xHeaders > 0) {
+      for (let i = 0; i < headers.length; i++) {
+        if (i === operaUa || i === userAgent) continue;
+        if (!(names[i] as string).includes("x-")) continue;
+        if (this.platformAt(matcher, i)) break;
+      }
+    }
+    // Browser: user-agent / x- headers alphabetically.
+    for (let i = 0; i < headers.length; i++) {
+      const name = names[i] as string;
+      if (name !== "user-agent" && !name.includes("x-")) continue;
+      const rule = matcher.browser(values[i] as string);
+      if (rule >= 0) {
+        this.browserRule = rule;
+        this.browserHeader = i;
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,245 @@
+// Builds one immutable engine data set (specs + trees + matcher + lookup tables) from files or values.
+
+import { readFile } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import { HdDataError } from "../errors.js";
+import { warnOnce } from "../logger.js";
+import type { DeviceSpecs, SpecsDownload, TreesDownload } from "../types.js";
+import { CompiledSieve } from "./compiled-sieve.js";
+import { type LocalEngineOptions, resolveEngineOptions } from "./engine-options.js";
+import { NaiveSieve, type SieveMatcher } from "./naive-sieve.js";
+import { OrderedJsonSyntaxError, parseOrderedJson } from "./ordered-json.js";
+import { readSpecs, type SpecsData } from "./specs-data.js";
+import { readTrees, type SieveTree, type TreesData } from "./tree-data.js";
+
+/** Facts about the data an engine is using. */
+export interface EngineDataInfo {
+  /** `_notice.generated` of the specs download, when present. */
+  readonly specsGenerated: string | undefined;
+  /** `_notice.generated` of the trees download, when present. */
+  readonly treesGenerated: string | undefined;
+  /** Device records in the specs. */
+  readonly devices: number;
+  /** Extra records in the specs. */
+  readonly extras: number;
+  /** Tree names in the trees download. */
+  readonly trees: readonly string[];
+  /** Device ids the trees name that have no record (detections landing there answer 255). */
+  readonly missingDeviceIds: number;
+  /** Filter/match keys whose document order was lost because the trees came as a parsed object. */
+  readonly reorderedKeys: number;
+  /** The sieve implementation. */
+  readonly matcher: "compiled" | "naive";
+  /** When the data set was built. */
+  readonly loadedAt: Date;
+  /** How long building it took, in milliseconds (reading files included). */
+  readonly loadMs: number;
+  /** The specs file, when loaded from files. */
+  readonly specsFile: string | undefined;
+  /** The trees file, when loaded from files. */
+  readonly treesFile: string | undefined;
+}
+
+/**
+ * One complete, validated data set. Built by {@link buildEngineData} / {@link loadEngineData};
+ * swapped into a running engine in one assignment by `LocalEngine.replaceData`.
+ */
+export interface EngineData {
+  readonly specs: SpecsData;
+  readonly trees: TreesData;
+  readonly matcher: SieveMatcher;
+  /** Device index (in `specs.devices`) of each `user-agent0` rule, -1 when the specs lack it. */
+  readonly ua0Device: Int32Array;
+  /** Device index of each `user-agent1` rule. */
+  readonly ua1Device: Int32Array;
+  /** Extra index of each `user-agentplatform` rule, -1 when absent. */
+  readonly platformExtra: Int32Array;
+  /** Extra index of each `user-agentbrowser` rule. */
+  readonly browserExtra: Int32Array;
+  /** Ids the trees name without a device record. */
+  readonly missingDeviceIds: readonly string[];
+  /** Merged `hd_specs` per device and (platform, browser) source, built on first use. */
+  readonly merged: Array<Map<number, DeviceSpecs> | undefined>;
+  /** Key of the merged record last used per device (-1 none), and that record. */
+  readonly lastMergedKey: Int32Array;
+  readonly lastMerged: Array<DeviceSpecs | undefined>;
+  /** Number of records in `merged`. */
+  readonly mergedCount: { value: number };
+  readonly info: EngineDataInfo;
+}
+
+/** Where the data came from, for error messages and `dataInfo`. */
+export interface DataSources {
+  specsFile?: string;
+  treesFile?: string;
+}
+
+function ruleIndex(tree: SieveTree, index: ReadonlyMap<string, number>): Int32Array {
+  const out = new Int32Array(tree.ruleId.length);
+  tree.ruleId.forEach((id, r) => {
+    out[r] = index.get(id) ?? -1;
+  });
+  return out;
+}
+
+function parseSpecsText(text: string, file: string | undefined): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    const where = file ?? "specs data";
+    const problem = text.trim() === "" ? "the file is empty" : (error as Error).message;
+    throw new HdDataError(`${where}: not JSON (${problem})`, {
+      cause: error,
+      ...(file === undefined ? {} : { file }),
+    });
+  }
+}
+
+function parseTreesText(text: string, file: string | undefined): unknown {
+  try {
+    return parseOrderedJson(text);
+  } catch (error) {
+    if (!(error instanceof OrderedJsonSyntaxError)) throw error;
+    const where = file ?? "trees data";
+    const problem = text.trim() === "" ? "the file is empty" : error.message;
+    throw new HdDataError(`${where}: not JSON (${problem})`, {
+      cause: error,
+      ...(file === undefined ? {} : { file }),
+    });
+  }
+}
+
+/** Validated trees and the matcher compiled from them. */
+interface TreesPart {
+  trees: TreesData;
+  matcher: SieveMatcher;
+}
+
+function prepareTrees(
+  treesRoot: unknown,
+  treesFile: string | undefined,
+  matcherKind: "compiled" | "naive",
+): TreesPart {
+  const trees = readTrees(treesRoot, treesFile);
+  const matcher: SieveMatcher = matcherKind === "naive" ? new NaiveSieve(trees) : new CompiledSieve(trees);
+  return { trees, matcher };
+}
+
+/** Builds a data set from parsed specs and prepared trees; shared by the file and value entry points. */
+function assemble(
+  specsRoot: unknown,
+  treesPart: TreesPart,
+  sources: DataSources,
+  options: LocalEngineOptions | undefined,
+  startedAt: number,
+  specsOwned: boolean,
+): EngineData {
+  const resolved = resolveEngineOptions(options);
+  const warn = warnOnce(resolved.logger);
+  const specs = readSpecs(specsRoot, sources.specsFile, specsOwned);
+  const { trees, matcher } = treesPart;
+  const missingDeviceIds = [...trees.deviceIds].filter((id) => !specs.deviceIndex.has(id));
+  if (missingDeviceIds.length > 0) {
+    warn(
+      "HD_ENGINE_MISSING_DEVICES",
+      `${missingDeviceIds.length} device id(s) named by the trees have no record in the specs; detections that land on them answer status 255`,
+      { count: missingDeviceIds.length, sample: missingDeviceIds.slice(0, 5) },
+    );
+  }
+  if (trees.reorderedKeys > 0) {
+    warn(
+      "HD_ENGINE_REORDERED_KEYS",
+      `the trees were given as a parsed object and ${trees.reorderedKeys} integer-like filter/match key(s) lost their document order; results may differ from the vendor's. Pass the trees as JSON text (or use fromFiles) to keep the order`,
+      { count: trees.reorderedKeys },
+    );
+  }
+  if (trees.missingTrees.length > 0) {
+    warn(
+      "HD_ENGINE_MISSING_TREES",
+      `the trees download lacks ${trees.missingTrees.join(", ")}; treated as empty`,
+      {
+        trees: trees.missingTrees,
+      },
+    );
+  }
+  const loadedAt = new Date();
+  return {
+    specs,
+    trees,
+    matcher,
+    ua0Device: ruleIndex(trees.ua0, specs.deviceIndex),
+    ua1Device: ruleIndex(trees.ua1, specs.deviceIndex),
+    platformExtra: ruleIndex(trees.platform, specs.extraIndex),
+    browserExtra: ruleIndex(trees.browser, specs.extraIndex),
+    missingDeviceIds,
+    merged: new Array(specs.deviceCount),
+    mergedCount: { value: 0 },
+    lastMergedKey: new Int32Array(specs.deviceCount).fill(-1),
+    lastMerged: new Array(specs.deviceCount),
+    info: Object.freeze({
+      specsGenerated: specs.notice?.generated,
+      treesGenerated: trees.notice?.generated,
+      devices: specs.deviceCount,
+      extras: specs.extras.length,
+      trees: trees.names,
+      missingDeviceIds: missingDeviceIds.length,
+      reorderedKeys: trees.reorderedKeys,
+      matcher: resolved.matcher,
+      loadedAt,
+      loadMs: performance.now() - startedAt,
+      specsFile: sources.specsFile,
+      treesFile: sources.treesFile,
+    }),
+  };
+}
+
+/**
+ * Builds a data set from a specs download and a trees download given as JSON text or parsed
+ * values. Trees as TEXT keep document order exactly. Trees as an already-parsed object keep the
+ * order JavaScript gives, which puts integer-like keys (such as `"6620"`) first: when a filter or
+ * match key is integer-like the result may differ from the vendor's, and a warning
+ * (`HD_ENGINE_REORDERED_KEYS`) is logged once.
+ *
+ * @throws {HdDataError} when either value has the wrong shape.
+ * @throws {HdOptionError} for bad options.
+ */
+export function buildEngineData(
+  specs: SpecsDownload | string,
+  trees: TreesDownload | string,
+  options?: LocalEngineOptions,
+): EngineData {
+  const startedAt = performance.now();
+  const { matcher } = resolveEngineOptions(options);
+  const treesRoot = typeof trees === "string" ? parseTreesText(trees, undefined) : trees;
+  const treesPart = prepareTrees(treesRoot, undefined, matcher);
+  const specsRoot = typeof specs === "string" ? parseSpecsText(specs, undefined) : specs;
+  return assemble(specsRoot, treesPart, {}, options, startedAt, typeof specs === "string");
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new HdDataError(`${file}: cannot read (${(error as Error).message})`, { file, cause: error });
+  }
+}
+
+/**
+ * Reads, validates and compiles a specs file and a trees file (the files fetchspecs and
+ * fetchtrees return). The trees file is parsed in document order.
+ *
+ * @throws {HdDataError} naming the file and the problem (unreadable, not JSON, wrong shape).
+ */
+export async function loadEngineData(
+  specsFile: string,
+  treesFile: string,
+  options?: LocalEngineOptions,
+): Promise<EngineData> {
+  const startedAt = performance.now();
+  const { matcher } = resolveEngineOptions(options);
+  const [specsText, treesText] = await Promise.all([readText(specsFile), readText(treesFile)]);
+  const treesRoot = parseTreesText(treesText, treesFile);
+  const specsRoot = parseSpecsText(specsText, specsFile);
+  const treesPart = prepareTrees(treesRoot, treesFile, matcher);
+  return assemble(specsRoot, treesPart, { specsFile, treesFile }, options, startedAt, true);
+}

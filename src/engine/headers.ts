@@ -1,0 +1,116 @@
+// Turns caller headers into the list detection reads: lower-case names, one string each, alphabetical.
+
+import type { HeadersInput } from "../types.js";
+
+/**
+ * A reusable, sorted list of request headers. Detection is synchronous, so one list per engine is
+ * refilled on every call instead of allocating a new one.
+ */
+export class HeaderList {
+  /** Lower-case names in alphabetical (UTF-16 code unit) order; only the first `length` are live. */
+  readonly names: string[] = [];
+  /** Values matching `names`. */
+  readonly values: string[] = [];
+  /** Number of live entries. */
+  length = 0;
+  /** Index of `x-operamini-phone`, or -1 (the same for the fields below). */
+  operaMini = -1;
+  /** Index of `profile`. */
+  profile = -1;
+  /** Index of `x-wap-profile`. */
+  wapProfile = -1;
+  /** Index of `x-operamini-phone-ua`. */
+  operaMiniUa = -1;
+  /** Index of `x-mobile-ua`. */
+  mobileUa = -1;
+  /** Index of `user-agent`. */
+  userAgent = -1;
+  /** Number of headers whose name contains `x-`. */
+  xHeaders = 0;
+
+  /**
+   * Refills the list from caller headers. Names are lower-cased; a name given in several cases
+   * or as an array is joined with `", "` (as Node joins a repeated header); `undefined` values are
+   * skipped; other non-string values are converted with `String`.
+   */
+  load(input: HeadersInput): void {
+    this.length = 0;
+    for (const rawName in input) {
+      if (!Object.hasOwn(input, rawName)) continue;
+      const raw = input[rawName];
+      if (raw === undefined) continue;
+      const value =
+        typeof raw === "string"
+          ? raw
+          : Array.isArray(raw)
+            ? (raw as readonly unknown[]).join(", ")
+            : String(raw);
+      this.insert(rawName.toLowerCase(), value);
+    }
+    this.operaMini = -1;
+    this.profile = -1;
+    this.wapProfile = -1;
+    this.operaMiniUa = -1;
+    this.mobileUa = -1;
+    this.userAgent = -1;
+    this.xHeaders = 0;
+    for (let i = 0; i < this.length; i++) {
+      const name = this.names[i] as string;
+      switch (name) {
+        case "user-agent":
+          this.userAgent = i;
+          break;
+        case "profile":
+          this.profile = i;
+          break;
+        case "x-wap-profile":
+          this.wapProfile = i;
+          break;
+        case "x-operamini-phone":
+          this.operaMini = i;
+          break;
+        case "x-operamini-phone-ua":
+          this.operaMiniUa = i;
+          break;
+        case "x-mobile-ua":
+          this.mobileUa = i;
+          break;
+        default:
+          break;
+      }
+      if (name.includes("x-")) this.xHeaders++;
+    }
+  }
+
+  private insert(name: string, value: string): void {
+    const names = this.names;
+    const values = this.values;
+    let at = this.length;
+    while (at > 0) {
+      const before = names[at - 1] as string;
+      if (before === name) {
+        values[at - 1] = `${values[at - 1]}, ${value}`;
+        // Undo the shift made so far: entries after `at` were moved up by one.
+        for (let i = at; i < this.length; i++) {
+          names[i] = names[i + 1] as string;
+          values[i] = values[i + 1] as string;
+        }
+        return;
+      }
+      if (before < name) break;
+      names[at] = before;
+      values[at] = values[at - 1] as string;
+      at--;
+    }
+    names[at] = name;
+    values[at] = value;
+    this.length++;
+  }
+
+  /** Index of a header by lower-case name, or -1. */
+  indexOf(name: string): number {
+    const names = this.names;
+    for (let i = 0; i < this.length; i++) if (names[i] === name) return i;
+    return -1;
+  }
+}

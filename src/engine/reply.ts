@@ -1,0 +1,101 @@
+// Builds local detect replies: the device record with platform and browser extras merged in.
+
+import type { DetectReply, DeviceSpecs } from "../types.js";
+import type { EngineData } from "./engine-data.js";
+
+/** Merged records kept per data set before the cache is dropped and refilled. */
+const MERGED_CACHE_LIMIT = 100_000;
+
+/** The 301 reply: no device for these headers. A new object each time (callers may keep it). */
+export function nothingFoundReply(): DetectReply {
+  return { class: "Unknown", status: 301, message: "Nothing Found" };
+}
+
+/** The 255 reply: the trees name a device id the specs do not hold. */
+export function missingRecordReply(id: string): DetectReply {
+  return {
+    class: "Unknown",
+    status: 255,
+    message: `Device ${id} is named by the detection trees but has no record in the specs`,
+  };
+}
+
+/**
+ * The success reply. `hd_specs` is the device record with the platform extra's platform and
+ * version when its platform is non-empty, and the browser extra's browser and version when
+ * non-empty (else the platform extra's, when it carries a browser). `class` is `general_type`, or
+ * `Unknown` when empty. `hd_specs` is frozen and shared between replies: copy it to change it.
+ */
+export function foundReply(
+  data: EngineData,
+  device: number,
+  platformExtra: number,
+  browserExtra: number,
+): DetectReply {
+  const record = data.specs.device(device);
+  const extras = data.specs.extras;
+  const platform = platformExtra >= 0 ? extras[platformExtra] : undefined;
+  const browser = browserExtra >= 0 ? extras[browserExtra] : undefined;
+  const platformFrom = platform !== undefined && platform.general_platform !== "" ? platformExtra : -1;
+  const browserFrom =
+    browser !== undefined && browser.general_browser !== ""
+      ? browserExtra
+      : platform !== undefined && platform.general_browser !== ""
+        ? platformExtra
+        : -1;
+  const specs =
+    platformFrom < 0 && browserFrom < 0 ? record : merged(data, device, platformFrom, browserFrom);
+  return {
+    hd_specs: specs,
+    class: record.general_type === "" ? "Unknown" : record.general_type,
+    status: 0,
+    message: "OK",
+  };
+}
+
+function merged(data: EngineData, device: number, platformFrom: number, browserFrom: number): DeviceSpecs {
+  const width = data.specs.extras.length + 1;
+  const key = (platformFrom + 1) * width + (browserFrom + 1);
+  // One slot per device answers the usual case (a device seen with one platform/browser) without a Map.
+  if (data.lastMergedKey[device] === key) return data.lastMerged[device] as DeviceSpecs;
+  const found = lookupMerged(data, device, key, platformFrom, browserFrom);
+  data.lastMergedKey[device] = key;
+  data.lastMerged[device] = found;
+  return found;
+}
+
+function lookupMerged(
+  data: EngineData,
+  device: number,
+  key: number,
+  platformFrom: number,
+  browserFrom: number,
+): DeviceSpecs {
+  let cache = data.merged[device];
+  const known = cache?.get(key);
+  if (known !== undefined) return known;
+  if (data.mergedCount.value >= MERGED_CACHE_LIMIT) {
+    data.merged.fill(undefined);
+    data.mergedCount.value = 0;
+    cache = undefined;
+  }
+  const out: DeviceSpecs = { ...data.specs.device(device) };
+  if (platformFrom >= 0) {
+    const extra = data.specs.extras[platformFrom]!;
+    out.general_platform = extra.general_platform;
+    out.general_platform_version = extra.general_platform_version;
+  }
+  if (browserFrom >= 0) {
+    const extra = data.specs.extras[browserFrom]!;
+    out.general_browser = extra.general_browser;
+    out.general_browser_version = extra.general_browser_version;
+  }
+  Object.freeze(out);
+  if (cache === undefined) {
+    cache = new Map();
+    data.merged[device] = cache;
+  }
+  cache.set(key, out);
+  data.mergedCount.value++;
+  return out;
+}

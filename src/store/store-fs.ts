@@ -1,0 +1,49 @@
+// The few file-system calls the data store makes, injectable so tests can simulate a full disk.
+
+import { constants } from "node:fs";
+import { copyFile, link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
+
+/** File-system operations used by the data store (all promise-based, Node semantics). */
+export interface StoreFileSystem {
+  mkdir(dir: string): Promise<void>;
+  stat(file: string): Promise<{ size: number; isFile(): boolean }>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(file: string): Promise<void>;
+  /** Copies (or hard-links) `from` to `to`, which must not exist. */
+  copy(from: string, to: string): Promise<void>;
+  /** Flushes a file (or a directory entry list) to the disk. */
+  fsync(path: string): Promise<void>;
+}
+
+/** The real file system. `copy` hard-links when it can and copies otherwise. */
+export const nodeStoreFileSystem: StoreFileSystem = {
+  async mkdir(dir) {
+    await mkdir(dir, { recursive: true });
+  },
+  stat: (file) => stat(file),
+  rename: (from, to) => rename(from, to),
+  unlink: (file) => unlink(file),
+  async copy(from, to) {
+    try {
+      await link(from, to);
+    } catch {
+      await copyFile(from, to, constants.COPYFILE_EXCL);
+    }
+  },
+  async fsync(path) {
+    const handle = await open(path, "r");
+    try {
+      await handle.sync();
+    } catch (error) {
+      // Some platforms cannot fsync a directory; the data itself was flushed already.
+      if (
+        (error as NodeJS.ErrnoException).code !== "EISDIR" &&
+        (error as NodeJS.ErrnoException).code !== "EINVAL"
+      ) {
+        throw error;
+      }
+    } finally {
+      await handle.close();
+    }
+  },
+};

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { CompiledSieve } from "../../src/engine/compiled-sieve.js";
+import { NaiveSieve } from "../../src/engine/naive-sieve.js";
+import { parseOrderedJson } from "../../src/engine/ordered-json.js";
+import { readTrees } from "../../src/engine/tree-data.js";
+
+/** Small deterministic PRNG so failures reproduce. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = ["a", "b", "c", "1", "2", ";", "/", ".", " ", "-", "A", "B", "é", "_", "\t"];
+
+describe("compiled matcher against the naive sieve", () => {
+  it("agrees on random trees and random values (overlapping keys, short keys, deleted characters)", () => {
+    const rand = random(42);
+    const word = (min: number, max: number) => {
+      const length = min + Math.floor(rand() * (max - min + 1));
+      let out = "";
+      for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(rand() * ALPHABET.length)];
+      return out;
+    };
+    let compared = 0;
+    for (let round = 0; round < 40; round++) {
+      const sieve = () => {
+        const tree: Record<string, Record<string, Record<string, string>>> = {};
+        const orders = 1 + Math.floor(rand() * 3);
+        for (let o = 0; o < orders; o++) {
+          const filters: Record<string, Record<string, string>> = {};
+          for (let f = 0; f < 1 + Math.floor(rand() * 5); f++) {
+            const matches: Record<string, string> = {};
+            for (let m = 0; m < 1 + Math.floor(rand() * 5); m++)
+              matches[word(0, 4)] = String(m + 10 * f + 100 * o);
+            filters[word(0, 3)] = matches;
+          }
+          tree[String(o * 100 + 1)] = filters;
+        }
+        return tree;
+      };
+      const text = JSON.stringify({
+        trees: {
+          "user-agent0": sieve(),
+          "user-agent1": sieve(),
+          "user-agentplatform": sieve(),
+          "user-agentbrowser": sieve(),
+        },
+      });
+      const trees = readTrees(parseOrderedJson(text));
+      const naive = new NaiveSieve(trees);
+      const compiled = new CompiledSieve(trees);
+      for (let v = 0; v < 150; v++) {
+        const value = word(0, 14);
+        compiled.reset();
+        const fast = [
+          compiled.device(value),
+          compiled.generic(value),
+          compiled.platform(value),
+          compiled.browser(value),
+        ];
+        const slow = [naive.device(value), naive.generic(value), naive.platform(value), naive.browser(value)];
+        expect(fast, `value ${JSON.stringify(value)} on ${text}`).toEqual(slow);
+        compiled.reset();
+        expect([compiled.platform(value), compiled.browser(value), compiled.device(value)]).toEqual([
+          slow[2],
+          slow[3],
+          slow[0],
+        ]);
+        compared++;
+      }
+    }
+    expect(compared).toBe(6000);
+  });
+});
