@@ -1,4 +1,4 @@
-// Retry delays (exponential backoff with jitter) and an abortable, unref'd sleep.
+// Retry delays (exponential backoff with jitter) and an abortable sleep.
 
 /** Longest delay between two retry rounds, whatever the base delay and round. */
 export const MAX_RETRY_DELAY_MS = 30_000;
@@ -12,7 +12,11 @@ export function retryDelay(baseMs: number, round: number, random: () => number =
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
-/** Waits `ms` milliseconds without keeping the process alive; rejects with the signal's reason on abort. */
+/**
+ * Waits `ms` milliseconds; rejects with the signal's reason on abort. The timer is deliberately
+ * not unref'd: somebody awaits this call, and a script whose only pending work is a retry wait
+ * must not exit before the retry runs.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -27,7 +31,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
-    timer.unref();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

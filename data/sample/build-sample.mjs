@@ -1,0 +1,687 @@
+#!/usr/bin/env node
+// Authoring source of the SAMPLE database: writes hd3specs.json, hd3trees.json and useragents.json.
+//
+// usage: node data/sample/build-sample.mjs           (rewrite the three files next to this script)
+//        node data/sample/build-sample.mjs --check   (exit 1 if the files differ from this source)
+//
+// Everything here is authored for this project from public spec sheets and public user-agent
+// formats. It is NOT the Handset Detection database. Device trees hold keys normalised with the
+// device rules (ASCII lower case, then delete space _ \ # - , . / : " '); extra trees hold keys
+// normalised with the extra rules (trim, delete spaces, lower case). Trees are written as ordered
+// entry lists so that the document order of every key is exactly the order written below.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const GENERATED = "2026-11-21 00:00:00";
+const SOURCE = "https://www.npmjs.com/package/express-handset-detection (data/sample/build-sample.mjs)";
+const NOTE =
+  "SAMPLE data, not the Handset Detection device database: about 60 well-known devices and generic " +
+  "fallbacks, hand-authored from public spec sheets for demos and tests. It detects far fewer devices " +
+  "than the real database. For the real database you need a Handset Detection licence that allows " +
+  "downloads (Ultimate Detection); then run `hd3 sync` (or DataStore.sync()) to download it.";
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation (API-V3-FACTS.md, "Local detection, exactly")
+
+const DEVICE_DELETED = new Set([" ", "_", "\\", "#", "-", ",", ".", "/", ":", '"', "'"]);
+const deviceKey = (s) =>
+  [...s.replace(/[A-Z]/g, (c) => c.toLowerCase())].filter((c) => !DEVICE_DELETED.has(c)).join("");
+const extraKey = (s) => s.trim().replace(/ /g, "").replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+// ---------------------------------------------------------------------------------------------
+// Device records
+
+const STRING_FIELDS = [
+  "general_vendor", "general_model", "general_platform", "general_platform_version", "general_browser",
+  "general_browser_version", "general_image", "general_eusar", "general_type", "general_language",
+  "design_formfactor", "design_dimensions", "design_weight", "design_antenna", "design_keyboard",
+  "design_softkeys", "display_type", "display_color", "display_colors", "display_size", "display_x",
+  "display_y",
+];
+const LIST_FIELDS = [
+  "general_aliases", "general_battery", "general_cpu", "design_sidekeys", "display_other",
+  "memory_internal", "memory_slot", "network", "media_camera", "media_secondcamera",
+  "media_videocapture", "media_videoplayback", "media_audio", "media_other", "features", "connectors",
+];
+
+/** Writes a record in the download shape: every string field, every list field (`""` when empty). */
+function record(fields) {
+  for (const key of Object.keys(fields)) {
+    if (!STRING_FIELDS.includes(key) && !LIST_FIELDS.includes(key)) throw new Error(`unknown field ${key}`);
+  }
+  const out = {};
+  for (const key of STRING_FIELDS) {
+    const value = fields[key] ?? "";
+    if (typeof value !== "string") throw new Error(`${key} must be a string`);
+    out[key] = value;
+  }
+  for (const key of LIST_FIELDS) {
+    const value = fields[key] ?? [];
+    if (!Array.isArray(value)) throw new Error(`${key} must be a list`);
+    out[key] = value.length === 0 ? "" : value;
+  }
+  return out;
+}
+
+const NET_PHONE_5G = ["GSM850", "GSM900", "GSM1800", "GSM1900", "UMTS", "LTE", "5G"];
+const NET_PHONE_4G = ["GSM850", "GSM900", "GSM1800", "GSM1900", "UMTS", "LTE"];
+const VIDEO = ["H.264", "HEVC", "VP9"];
+const AUDIO = ["AAC", "MP3", "FLAC"];
+const PHONE_COMMON = {
+  design_antenna: "Internal",
+  design_keyboard: "Screen",
+  display_color: "Yes",
+  display_colors: "16M",
+  media_videoplayback: VIDEO,
+  media_audio: AUDIO,
+};
+
+/** An iPhone record. */
+function iphone(model, o) {
+  return {
+    ...PHONE_COMMON,
+    general_vendor: "Apple",
+    general_model: model,
+    general_platform: "iOS",
+    general_type: "Mobile",
+    general_aliases: o.ids.map((id) => `Apple ${id}`),
+    general_cpu: [o.cpu],
+    design_formfactor: "Bar",
+    design_dimensions: o.dims,
+    design_weight: o.weight,
+    design_sidekeys: ["Volume", o.action ? "Action button" : "Ring/Silent switch", "Side button"],
+    display_type: o.display,
+    display_colors: o.display.includes("OLED") ? "1B" : "16M",
+    display_size: o.size,
+    display_x: o.x,
+    display_y: o.y,
+    display_other: ["Capacitive", "Multitouch", ...(o.promotion ? ["120Hz ProMotion"] : [])],
+    memory_internal: o.storage,
+    network: [...(o.fourG ? NET_PHONE_4G : NET_PHONE_5G), "Wi-Fi", "Bluetooth", "NFC"],
+    media_camera: o.cameras,
+    media_secondcamera: [o.front],
+    media_videocapture: ["4K@60fps"],
+    features: [o.faceId === false ? "Touch ID" : "Face ID", "Apple Pay", ...(o.features ?? [])],
+    connectors: [o.lightning ? "Lightning" : "USB-C"],
+  };
+}
+
+/** An iPad record. */
+function ipad(model, o) {
+  return {
+    ...PHONE_COMMON,
+    general_vendor: "Apple",
+    general_model: model,
+    general_platform: "iPadOS",
+    general_type: "Tablet",
+    general_aliases: o.ids.map((id) => `Apple ${id}`),
+    general_cpu: [o.cpu],
+    design_formfactor: "Slate",
+    design_dimensions: o.dims,
+    design_weight: o.weight,
+    display_type: o.display,
+    display_size: o.size,
+    display_x: o.x,
+    display_y: o.y,
+    display_other: ["Capacitive", "Multitouch"],
+    memory_internal: o.storage,
+    network: ["Wi-Fi", "Bluetooth", "5G (cellular models)"],
+    media_camera: [o.back],
+    media_secondcamera: [o.front],
+    media_videocapture: ["4K@60fps"],
+    features: [o.touchId ? "Touch ID" : "Face ID"],
+    connectors: ["USB-C"],
+  };
+}
+
+/** An Android phone or tablet record. */
+function android(vendor, model, o) {
+  const tablet = o.tablet === true;
+  return {
+    ...PHONE_COMMON,
+    general_vendor: vendor,
+    general_model: model,
+    general_platform: o.platform ?? "Android",
+    general_type: tablet ? "Tablet" : "Mobile",
+    general_aliases: (o.aliases ?? []).map((a) => `${vendor} ${a}`),
+    general_battery: o.battery ? [`Li-Ion ${o.battery} mAh`] : [],
+    general_cpu: o.cpu,
+    design_formfactor: o.form ?? (tablet ? "Slate" : "Bar"),
+    design_dimensions: o.dims,
+    design_weight: o.weight,
+    design_sidekeys: o.sidekeys ?? ["Volume", "Power"],
+    display_type: o.display,
+    display_size: o.size,
+    display_x: o.x,
+    display_y: o.y,
+    display_other: ["Capacitive", "Multitouch", ...(o.displayOther ?? [])],
+    memory_internal: o.storage ?? [],
+    memory_slot: o.slot ? ["microSDXC"] : [],
+    network: [...(tablet ? [] : (o.fourG ? NET_PHONE_4G : NET_PHONE_5G)), "Wi-Fi", "Bluetooth", ...(o.nfc === false ? [] : tablet ? [] : ["NFC"])],
+    media_camera: o.cameras ?? [],
+    media_secondcamera: o.front ? [o.front] : [],
+    media_videocapture: o.video ? [o.video] : [],
+    features: o.features ?? [],
+    connectors: o.connectors ?? ["USB-C"],
+  };
+}
+
+/** A generic record: what a user-agent can tell when it does not name the model. */
+function generic(vendor, model, type, platform, extra = {}) {
+  return { general_vendor: vendor, general_model: model, general_type: type, general_platform: platform, ...extra };
+}
+
+// The device table: id, record, and the user-agents the test proves are detected to that id.
+// User-agents are public formats (browsers, Android WebView, in-app browsers of Facebook and
+// Instagram, consoles and TVs as their makers document them), with current version numbers.
+
+const IOS17 = "17_5";
+const IOS18 = "18_1";
+
+/** Safari-engine in-app user-agents that carry the Apple hardware identifier. */
+function appleAppUas(kind, hwId, ios, scale, res) {
+  const dotted = ios.replace("_", ".");
+  if (kind === "iPhone") {
+    return [
+      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPhone;FBSN/iOS;FBSV/${dotted};FBSS/${scale[0]};FBID/phone;FBLC/en_US;FBOP/5;FBRV/614014541]`,
+      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iOS ${ios}; en_US; en; scale=${scale}; ${res}; 614207563)`,
+    ];
+  }
+  return [
+    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPad;FBSN/iPadOS;FBSV/${dotted};FBSS/2;FBID/tablet;FBLC/en_US;FBOP/5;FBRV/614014541]`,
+    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iPadOS ${ios}; en_US; en; scale=${scale}; ${res}; 614207563)`,
+  ];
+}
+
+/** Android WebView and Facebook in-app user-agents: they keep the model that Chrome now hides. */
+function androidAppUas(model, androidVersion, build, { mobile = true } = {}) {
+  const m = mobile ? "Mobile " : "";
+  const webview = `Mozilla/5.0 (Linux; Android ${androidVersion}; ${model} Build/${build}; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 ${m}Safari/537.36`;
+  return [webview, `${webview} [FB_IAB/FB4A;FBAV/471.0.0.35.80;]`];
+}
+
+const DEVICES = [];
+/** Adds a device: its record, its device-tree rule keys (raw text, normalised on output) and UAs. */
+function device(id, fields, userAgents) {
+  DEVICES.push({ id, specs: record(fields), userAgents });
+}
+
+// --- Generic fallbacks (user-agent1) ----------------------------------------------------------
+device("101", generic("Generic", "Android Mobile", "Mobile", "Android", { design_keyboard: "Screen", display_other: ["Capacitive", "Multitouch"] }), [
+  "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0",
+]);
+device("102", generic("Generic", "Android Tablet", "Tablet", "Android", { design_keyboard: "Screen", display_other: ["Capacitive", "Multitouch"] }), [
+  "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Android 14; Tablet; rv:128.0) Gecko/128.0 Firefox/128.0",
+]);
+device("103", generic("Generic", "Smart TV", "TV", "", { display_x: "1920", display_y: "1080" }), [
+  "Mozilla/5.0 (Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36 HbbTV/1.5.1 (+DRM;Panasonic;SmartTV2021;3.112;4301-0003 0002-0000;SmartTV2021;)",
+  "Mozilla/5.0 (Linux; U; Linux; en-us) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 HbbTV/1.6.1 (+DRM; Vestel; MB230; 4.1.0; ; )",
+]);
+device("104", generic("Generic", "Windows PC", "Computer", "Windows", { design_keyboard: "QWERTY" }), [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0",
+]);
+device("105", generic("Apple", "Mac", "Computer", "macOS", { design_keyboard: "QWERTY", general_aliases: ["Apple Macintosh"] }), [
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:128.0) Gecko/20100101 Firefox/128.0",
+]);
+device("106", generic("Generic", "Linux PC", "Computer", "Linux", { design_keyboard: "QWERTY" }), [
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+  "Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+]);
+device("107", generic("Generic", "Chromebook", "Computer", "ChromeOS", { design_keyboard: "QWERTY" }), [
+  "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (X11; CrOS aarch64 15359.58.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+]);
+
+// --- Apple ------------------------------------------------------------------------------------
+// iPhone and iPad browsers never name the model. Browser user-agents go to the generic
+// "iPhone"/"iPad" records (typical current values, marked in general_aliases); in-app browsers of
+// Facebook and Instagram carry the hardware identifier (iPhone16,1 ...), which names the model.
+device("201", generic("Apple", "iPhone", "Mobile", "iOS", {
+  ...PHONE_COMMON,
+  design_formfactor: "Bar",
+  display_type: "OLED",
+  display_size: '6.1"',
+  display_x: "1179",
+  display_y: "2556",
+  display_other: ["Capacitive", "Multitouch"],
+  network: [...NET_PHONE_5G, "Wi-Fi", "Bluetooth", "NFC"],
+}), [
+  `Mozilla/5.0 (iPhone; CPU iPhone OS ${IOS17} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1`,
+  `Mozilla/5.0 (iPhone; CPU iPhone OS ${IOS18} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1`,
+  `Mozilla/5.0 (iPhone; CPU iPhone OS ${IOS17} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.153 Mobile/15E148 Safari/604.1`,
+  `Mozilla/5.0 (iPhone; CPU iPhone OS ${IOS17} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/128.0 Mobile/15E148 Safari/605.1.15`,
+]);
+const IPHONES = [
+  ["202", "iPhone SE (3rd generation)", { ids: ["iPhone14,6"], cpu: "Apple A15 Bionic", dims: "138.4 x 67.3 x 7.3", weight: "144", display: "Retina HD IPS LCD", size: '4.7"', x: "750", y: "1334", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP"], front: "7MP", faceId: false, lightning: true, features: ["Home button"] }, IOS17, "2.00", "750x1334"],
+  ["203", "iPhone 14", { ids: ["iPhone14,7"], cpu: "Apple A15 Bionic", dims: "146.7 x 71.5 x 7.80", weight: "172", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS17, "3.00", "1170x2532"],
+  ["204", "iPhone 15", { ids: ["iPhone15,4"], cpu: "Apple A16 Bionic", dims: "147.6 x 71.6 x 7.80", weight: "171", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
+  ["205", "iPhone 15 Pro", { ids: ["iPhone16,1"], cpu: "Apple A17 Pro", dims: "146.6 x 70.6 x 8.25", weight: "187", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
+  ["206", "iPhone 15 Pro Max", { ids: ["iPhone16,2"], cpu: "Apple A17 Pro", dims: "159.9 x 76.7 x 8.25", weight: "221", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1290x2796"],
+  ["207", "iPhone 16", { ids: ["iPhone17,3"], cpu: "Apple A18", dims: "147.6 x 71.6 x 7.80", weight: "170", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1179x2556"],
+  ["208", "iPhone 16 Plus", { ids: ["iPhone17,4"], cpu: "Apple A18", dims: "160.9 x 77.8 x 7.80", weight: "199", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1290x2796"],
+  ["209", "iPhone 16 Pro", { ids: ["iPhone17,1"], cpu: "Apple A18 Pro", dims: "149.6 x 71.5 x 8.25", weight: "199", display: "Super Retina XDR OLED", size: '6.3"', x: "1206", y: "2622", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1206x2622"],
+  ["210", "iPhone 16 Pro Max", { ids: ["iPhone17,2"], cpu: "Apple A18 Pro", dims: "163 x 77.6 x 8.25", weight: "227", display: "Super Retina XDR OLED", size: '6.9"', x: "1320", y: "2868", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1320x2868"],
+  ["211", "iPhone 16e", { ids: ["iPhone17,5"], cpu: "Apple A18", dims: "146.7 x 71.5 x 7.80", weight: "167", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP"], front: "12MP" }, "18_3", "3.00", "1170x2532"],
+];
+for (const [id, model, o, ios, scale, res] of IPHONES) {
+  device(id, iphone(model, o), appleAppUas("iPhone", o.ids[0], ios, scale, res));
+}
+
+device("220", generic("Apple", "iPad", "Tablet", "iPadOS", {
+  ...PHONE_COMMON,
+  design_formfactor: "Slate",
+  display_type: "IPS LCD",
+  display_size: '10.9"',
+  display_x: "1640",
+  display_y: "2360",
+  display_other: ["Capacitive", "Multitouch"],
+}), [
+  `Mozilla/5.0 (iPad; CPU OS ${IOS17} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.153 Mobile/15E148 Safari/604.1`,
+  "Mozilla/5.0 (iPad; CPU OS 16_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1",
+  `Mozilla/5.0 (iPad; CPU OS ${IOS18} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1`,
+]);
+const IPADS = [
+  ["221", "iPad (10th generation)", { ids: ["iPad13,18", "iPad13,19"], cpu: "Apple A14 Bionic", dims: "248.6 x 179.5 x 7.0", weight: "477", display: "Liquid Retina IPS LCD", size: '10.9"', x: "1640", y: "2360", storage: ["64GB", "256GB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["222", "iPad Air 11-inch (M2)", { ids: ["iPad14,8", "iPad14,9"], cpu: "Apple M2", dims: "247.6 x 178.5 x 6.1", weight: "462", display: "Liquid Retina IPS LCD", size: '11"', x: "1640", y: "2360", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["223", "iPad Pro 11-inch (M4)", { ids: ["iPad16,3", "iPad16,4"], cpu: "Apple M4", dims: "249.7 x 177.5 x 5.3", weight: "444", display: "Ultra Retina XDR tandem OLED", size: '11"', x: "1668", y: "2420", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "1668x2420"],
+  ["224", "iPad mini (A17 Pro)", { ids: ["iPad16,1", "iPad16,2"], cpu: "Apple A17 Pro", dims: "195.4 x 134.8 x 6.3", weight: "293", display: "Liquid Retina IPS LCD", size: '8.3"', x: "1488", y: "2266", storage: ["128GB", "256GB", "512GB"], back: "12MP", front: "12MP", touchId: true }, "2.00", "1488x2266"],
+];
+for (const [id, model, o, scale, res] of IPADS) {
+  device(id, ipad(model, o), [
+    ...appleAppUas("iPad", o.ids[0], IOS17, scale, res),
+    ...appleAppUas("iPad", o.ids[1], IOS18, scale, res).slice(0, 1),
+  ]);
+}
+
+// --- Samsung ----------------------------------------------------------------------------------
+const SAMSUNG = [
+  // id, model, model codes (first = used in the user-agents), android, build, options
+  ["301", "Galaxy S25 Ultra", ["SM-S938B", "SM-S938U"], "15", "AP3A.240905.015.A2", { cpu: ["Qualcomm Snapdragon 8 Elite for Galaxy"], dims: "162.8 x 77.6 x 8.2", weight: "218", display: "Dynamic AMOLED 2X", size: '6.9"', x: "1440", y: "3120", battery: "5000", storage: ["256GB", "512GB", "1TB"], cameras: ["200MP", "50MP ultra wide", "10MP 3x telephoto", "50MP 5x telephoto"], front: "12MP", video: "8K@30fps", features: ["S Pen"], displayOther: ["120Hz"] }],
+  ["302", "Galaxy S25", ["SM-S931B", "SM-S931U"], "15", "AP3A.240905.015.A2", { cpu: ["Qualcomm Snapdragon 8 Elite for Galaxy"], dims: "146.9 x 70.5 x 7.2", weight: "162", display: "Dynamic AMOLED 2X", size: '6.2"', x: "1080", y: "2340", battery: "4000", storage: ["128GB", "256GB", "512GB"], cameras: ["50MP", "12MP ultra wide", "10MP 3x telephoto"], front: "12MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["303", "Galaxy S24 Ultra", ["SM-S928B", "SM-S928U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 3 for Galaxy"], dims: "162.3 x 79.0 x 8.6", weight: "232", display: "Dynamic AMOLED 2X", size: '6.8"', x: "1440", y: "3120", battery: "5000", storage: ["256GB", "512GB", "1TB"], cameras: ["200MP", "12MP ultra wide", "10MP 3x telephoto", "50MP 5x telephoto"], front: "12MP", video: "8K@30fps", features: ["S Pen"], displayOther: ["120Hz"] }],
+  ["304", "Galaxy S24+", ["SM-S926B", "SM-S926U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2400", "Qualcomm Snapdragon 8 Gen 3 for Galaxy"], dims: "158.5 x 75.9 x 7.7", weight: "196", display: "Dynamic AMOLED 2X", size: '6.7"', x: "1440", y: "3120", battery: "4900", storage: ["256GB", "512GB"], cameras: ["50MP", "12MP ultra wide", "10MP 3x telephoto"], front: "12MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["305", "Galaxy S24", ["SM-S921B", "SM-S921U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2400", "Qualcomm Snapdragon 8 Gen 3 for Galaxy"], dims: "147.0 x 70.6 x 7.6", weight: "167", display: "Dynamic AMOLED 2X", size: '6.2"', x: "1080", y: "2340", battery: "4000", storage: ["128GB", "256GB", "512GB"], cameras: ["50MP", "12MP ultra wide", "10MP 3x telephoto"], front: "12MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["306", "Galaxy S23", ["SM-S911B", "SM-S911U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "146.3 x 70.9 x 7.6", weight: "168", display: "Dynamic AMOLED 2X", size: '6.1"', x: "1080", y: "2340", battery: "3900", storage: ["128GB", "256GB", "512GB"], cameras: ["50MP", "12MP ultra wide", "10MP 3x telephoto"], front: "12MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["307", "Galaxy Z Fold6", ["SM-F956B", "SM-F956U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 3 for Galaxy"], form: "Foldable", dims: "153.5 x 132.6 x 5.6", weight: "239", display: "Dynamic AMOLED 2X", size: '7.6"', x: "1856", y: "2160", battery: "4400", storage: ["256GB", "512GB", "1TB"], cameras: ["50MP", "12MP ultra wide", "10MP 3x telephoto"], front: "10MP", video: "8K@30fps", displayOther: ["Second External 6.3\" 968x2376"] }],
+  ["308", "Galaxy Z Flip6", ["SM-F741B", "SM-F741U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 3 for Galaxy"], form: "Clamshell", dims: "165.1 x 71.9 x 6.9", weight: "187", display: "Dynamic AMOLED 2X", size: '6.7"', x: "1080", y: "2640", battery: "4000", storage: ["256GB", "512GB"], cameras: ["50MP", "12MP ultra wide"], front: "10MP", video: "4K@60fps", displayOther: ["Second External 3.4\" 720x748"] }],
+  ["309", "Galaxy A55 5G", ["SM-A556B", "SM-A556E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1480"], dims: "161.1 x 77.4 x 8.2", weight: "213", display: "Super AMOLED", size: '6.6"', x: "1080", y: "2340", battery: "5000", storage: ["128GB", "256GB"], slot: true, cameras: ["50MP", "12MP ultra wide", "5MP macro"], front: "32MP", video: "4K@30fps" }],
+  ["310", "Galaxy A35 5G", ["SM-A356B", "SM-A356E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1380"], dims: "161.7 x 78.0 x 8.2", weight: "209", display: "Super AMOLED", size: '6.6"', x: "1080", y: "2340", battery: "5000", storage: ["128GB", "256GB"], slot: true, cameras: ["50MP", "8MP ultra wide", "5MP macro"], front: "13MP", video: "4K@30fps" }],
+  ["311", "Galaxy A15 5G", ["SM-A156B", "SM-A156U"], "14", "UP1A.231005.007", { cpu: ["MediaTek Dimensity 6100+"], dims: "160.1 x 76.8 x 8.4", weight: "200", display: "Super AMOLED", size: '6.5"', x: "1080", y: "2340", battery: "5000", storage: ["128GB"], slot: true, cameras: ["50MP", "5MP ultra wide", "2MP macro"], front: "13MP", video: "1080p@30fps" }],
+  ["312", "Galaxy Tab S9 Ultra", ["SM-X910", "SM-X916B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "326.4 x 208.6 x 5.5", weight: "732", display: "Dynamic AMOLED 2X", size: '14.6"', x: "1848", y: "2960", battery: "11200", storage: ["256GB", "512GB", "1TB"], slot: true, cameras: ["13MP", "8MP ultra wide"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["313", "Galaxy Tab S9", ["SM-X710", "SM-X716B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "254.3 x 165.8 x 5.9", weight: "498", display: "Dynamic AMOLED 2X", size: '11"', x: "1600", y: "2560", battery: "8400", storage: ["128GB", "256GB"], slot: true, cameras: ["13MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["314", "Galaxy Tab S9 FE", ["SM-X510", "SM-X516B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Samsung Exynos 1380"], dims: "254.3 x 165.8 x 6.5", weight: "523", display: "TFT LCD", size: '10.9"', x: "1440", y: "2304", battery: "8000", storage: ["128GB", "256GB"], slot: true, cameras: ["8MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["315", "Galaxy Tab A9+", ["SM-X210", "SM-X216B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 695"], dims: "257.1 x 168.7 x 6.9", weight: "480", display: "TFT LCD", size: '11"', x: "1200", y: "1920", battery: "7040", storage: ["64GB", "128GB"], slot: true, cameras: ["8MP"], front: "5MP", video: "1080p@30fps" }],
+];
+for (const [id, model, codes, ver, build, o] of SAMSUNG) {
+  device(id, android("Samsung", model, { ...o, aliases: codes }), [
+    ...androidAppUas(codes[0], ver, build, { mobile: o.tablet !== true }),
+    androidAppUas(codes[1], ver, build, { mobile: o.tablet !== true })[0],
+  ]);
+}
+device("316", generic("Samsung", "Smart TV (Tizen)", "TV", "Tizen", { display_x: "1920", display_y: "1080" }), [
+  "Mozilla/5.0 (SMART-TV; LINUX; Tizen 8.0) AppleWebKit/537.36 (KHTML, like Gecko) 108.0.5359.1/8.0 TV Safari/537.36",
+  "Mozilla/5.0 (SMART-TV; LINUX; Tizen 7.0) AppleWebKit/537.36 (KHTML, like Gecko) 94.0.4606.31/7.0 TV Safari/537.36",
+  "Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.5) AppleWebKit/537.36 (KHTML, like Gecko) 85.0.4183.93/6.5 TV Safari/537.36",
+]);
+
+// --- Google -----------------------------------------------------------------------------------
+const PIXELS = [
+  ["401", "Pixel 9 Pro XL", "15", "AP3A.241005.015", { cpu: ["Google Tensor G4"], dims: "162.8 x 76.6 x 8.5", weight: "221", display: "LTPO OLED", size: '6.8"', x: "1344", y: "2992", battery: "5060", storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["50MP", "48MP ultra wide", "48MP 5x telephoto"], front: "42MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["402", "Pixel 9 Pro", "15", "AP3A.241005.015", { cpu: ["Google Tensor G4"], dims: "152.8 x 72.0 x 8.5", weight: "199", display: "LTPO OLED", size: '6.3"', x: "1280", y: "2856", battery: "4700", storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["50MP", "48MP ultra wide", "48MP 5x telephoto"], front: "42MP", video: "8K@30fps", displayOther: ["120Hz"] }],
+  ["403", "Pixel 9", "15", "AP3A.241005.015", { cpu: ["Google Tensor G4"], dims: "152.8 x 72.0 x 8.5", weight: "198", display: "OLED", size: '6.3"', x: "1080", y: "2424", battery: "4700", storage: ["128GB", "256GB"], cameras: ["50MP", "48MP ultra wide"], front: "10.5MP", video: "4K@60fps", displayOther: ["120Hz"] }],
+  ["404", "Pixel 8 Pro", "14", "AP2A.240805.005", { cpu: ["Google Tensor G3"], dims: "162.6 x 76.5 x 8.8", weight: "213", display: "LTPO OLED", size: '6.7"', x: "1344", y: "2992", battery: "5050", storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["50MP", "48MP ultra wide", "48MP 5x telephoto"], front: "10.5MP", video: "4K@60fps", displayOther: ["120Hz"] }],
+  ["405", "Pixel 8a", "14", "AP2A.240805.005", { cpu: ["Google Tensor G3"], dims: "152.1 x 72.7 x 8.9", weight: "188", display: "OLED", size: '6.1"', x: "1080", y: "2400", battery: "4492", storage: ["128GB", "256GB"], cameras: ["64MP", "13MP ultra wide"], front: "13MP", video: "4K@60fps", displayOther: ["120Hz"] }],
+  ["406", "Pixel 8", "14", "AP2A.240805.005", { cpu: ["Google Tensor G3"], dims: "150.5 x 70.8 x 8.9", weight: "187", display: "OLED", size: '6.2"', x: "1080", y: "2400", battery: "4575", storage: ["128GB", "256GB"], cameras: ["50MP", "12MP ultra wide"], front: "10.5MP", video: "4K@60fps", displayOther: ["120Hz"] }],
+  ["407", "Pixel Tablet", "14", "AP2A.240805.005", { tablet: true, cpu: ["Google Tensor G2"], dims: "258 x 169 x 8.1", weight: "493", display: "LCD", size: '10.95"', x: "1600", y: "2560", battery: "7020", storage: ["128GB", "256GB"], cameras: ["8MP"], front: "8MP", video: "1080p@30fps" }],
+];
+for (const [id, model, ver, build, o] of PIXELS) {
+  device(id, android("Google", model, o), androidAppUas(model, ver, build, { mobile: o.tablet !== true }));
+}
+device("408", generic("Google", "Chromecast with Google TV", "TV", "Android TV", { general_cpu: ["Amlogic S905D3G"], display_x: "1920", display_y: "1080", design_formfactor: "Streaming media player", connectors: ["HDMI", "USB-C"] }), [
+  "Mozilla/5.0 (Linux; Android 12; Chromecast Build/STTE.230319.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Safari/537.36",
+]);
+
+// --- LG -------------------------------------------------------------------------------------
+device("501", android("LG", "Nexus 5X", { aliases: ["Google Nexus 5X", "LG-H791"], cpu: ["Qualcomm Snapdragon 808"], dims: "147.0 x 72.6 x 7.9", weight: "136", display: "IPS LCD", size: '5.2"', x: "1080", y: "1920", battery: "2700", storage: ["16GB", "32GB"], cameras: ["12.3MP"], front: "5MP", video: "4K@30fps", fourG: true, features: ["Fingerprint sensor"] }), [
+  "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  "Mozilla/5.0 (Linux; Android 8.1.0; Nexus 5X Build/OPM7.181205.001) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36",
+]);
+device("502", generic("LG", "Smart TV (webOS)", "TV", "webOS", { display_x: "1920", display_y: "1080" }), [
+  "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.5359.211 Safari/537.36 WebAppManager",
+  "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/94.0.4606.128 Safari/537.36 WebAppManager",
+  "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 WebAppManager",
+]);
+
+// --- Amazon -----------------------------------------------------------------------------------
+const FIRES = [
+  ["601", "Fire HD 10 (13th generation)", "KFTUWI", { dims: "246 x 164.8 x 8.6", weight: "434", size: '10.1"', x: "1200", y: "1920", cpu: ["MediaTek octa-core 2.05GHz"], storage: ["32GB", "64GB"], cameras: ["5MP"], front: "5MP" }],
+  ["602", "Fire Max 11", "KFSNWI", { dims: "259.1 x 163.7 x 7.5", weight: "490", size: '11"', x: "1200", y: "2000", cpu: ["MediaTek MT8188J"], storage: ["64GB", "128GB"], cameras: ["8MP"], front: "8MP" }],
+  ["603", "Fire HD 8 (12th generation)", "KFRAWI", { dims: "201.9 x 137.3 x 9.6", weight: "337", size: '8"', x: "800", y: "1280", cpu: ["MediaTek hexa-core 2.0GHz"], storage: ["32GB", "64GB"], cameras: ["2MP"], front: "2MP" }],
+];
+for (const [id, model, code, o] of FIRES) {
+  device(id, android("Amazon", model, { ...o, tablet: true, platform: "Fire OS", aliases: [code], display: "IPS LCD", slot: true }), [
+    `Mozilla/5.0 (Linux; Android 11; ${code}) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.4.1 like Chrome/126.0.6478.153 Safari/537.36`,
+    `Mozilla/5.0 (Linux; Android 11; ${code} Build/RS8332.3115N; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.153 Safari/537.36`,
+  ]);
+}
+device("604", generic("Amazon", "Fire TV Stick 4K", "TV", "Fire OS", { general_aliases: ["Amazon AFTMM"], general_cpu: ["MediaTek MT8695"], design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI", "Micro-USB (power)"] }), [
+  "Mozilla/5.0 (Linux; Android 7.1.2; AFTMM Build/NS6297; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.153 Mobile Safari/537.36",
+]);
+
+// --- Consoles and set-top boxes -----------------------------------------------------------------
+device("701", generic("Sony", "PlayStation 5", "Console", "PlayStation 5 system software", { general_cpu: ["AMD Zen 2 8-core 3.5GHz"], design_formfactor: "Console", connectors: ["HDMI 2.1", "USB-C", "USB-A", "Ethernet"], network: ["Wi-Fi 6", "Bluetooth 5.1"] }), [
+  "Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15",
+  "Mozilla/5.0 (PlayStation; PlayStation 5/8.40) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.4 Safari/605.1.15",
+]);
+device("702", generic("Microsoft", "Xbox Series X", "Console", "Xbox system software", { general_cpu: ["AMD Zen 2 8-core 3.8GHz"], design_formfactor: "Console", design_dimensions: "151 x 151 x 301", design_weight: "4450", connectors: ["HDMI 2.1", "USB-A", "Ethernet"], network: ["Wi-Fi 5", "Ethernet"] }), [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox Series X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/48.0.2564.82 Safari/537.36 Edge/20.02",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox Series X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+]);
+device("703", generic("Microsoft", "Xbox One", "Console", "Xbox system software", { general_cpu: ["AMD Jaguar 8-core"], design_formfactor: "Console", connectors: ["HDMI", "USB-A", "Ethernet"] }), [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19041",
+]);
+device("704", generic("Nintendo", "Switch", "Console", "Nintendo Switch system software", { general_cpu: ["NVIDIA Tegra X1"], design_formfactor: "Hybrid console", display_type: "LCD", display_x: "1280", display_y: "720", display_other: ["Capacitive", "Multitouch"], connectors: ["USB-C"] }), [
+  "Mozilla/5.0 (Nintendo Switch; WifiWebAuthApplet) AppleWebKit/601.6 (KHTML, like Gecko) NF/4.0.0.5.10 NintendoBrowser/5.1.0.13343",
+  "Mozilla/5.0 (Nintendo Switch; ShareApplet) AppleWebKit/601.6 (KHTML, like Gecko) NF/4.0.0.5.9 NintendoBrowser/5.1.0.13341",
+]);
+device("705", generic("NVIDIA", "SHIELD TV", "TV", "Android TV", { general_aliases: ["NVIDIA SHIELD Android TV"], general_cpu: ["NVIDIA Tegra X1+"], design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI", "Ethernet"] }), [
+  "Mozilla/5.0 (Linux; Android 11; SHIELD Android TV Build/RQ1A.210105.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36",
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Device trees. Each rule: [filter, [[match, id], ...]]; keys are written raw and normalised here.
+
+/** Samsung keys: each model code without its region letter ("SM-S921B" -> "sms921"). */
+const samsungKeys = (codes) => [...new Set(codes.map((c) => deviceKey(c).replace(/[a-z]$/, "")))];
+
+const USER_AGENT0 = [
+  // 100: Apple hardware identifiers carried by in-app browsers. Specific models before generics.
+  ["100", [
+    ["iphone", IPHONES.map(([id, , o]) => [o.ids[0], id])],
+    ["ipad", IPADS.flatMap(([id, , o]) => o.ids.map((hw) => [hw, id]))],
+  ]],
+  // 200: Android models. Longer names first: "Pixel 9 Pro XL" before "Pixel 9 Pro" before "Pixel 9".
+  ["200", [
+    ["android", [
+      ...SAMSUNG.flatMap(([id, , codes]) => samsungKeys(codes).map((key) => [key, id])),
+      ...PIXELS.map(([id, model]) => [model, id]),
+      ["Nexus 5X", "501"],
+      ...FIRES.map(([id, , code]) => [code, id]),
+      ["AFTMM", "604"],
+      ["Chromecast", "408"],
+      ["SHIELD Android TV", "705"],
+    ]],
+  ]],
+  // 300: consoles and TVs that say what they are.
+  ["300", [
+    ["PlayStation", [["PlayStation 5", "701"]]],
+    ["Xbox", [["Xbox Series X", "702"], ["Xbox One", "703"]]],
+    ["Nintendo", [["Nintendo Switch", "704"]]],
+    ["Tizen", [["SMART-TV", "316"]]],
+    ["Web0S", [["SmartTV", "502"]]],
+  ]],
+  // 400: iPhone and iPad browsers, which never name the model.
+  ["400", [
+    ["iPhone", [["iPhone", "201"]]],
+    ["iPad", [["iPad", "220"]]],
+  ]],
+];
+const USER_AGENT1 = [
+  ["100", [["SmartTV", [["SmartTV", "103"]]], ["HbbTV", [["HbbTV", "103"]]]]],
+  // Reduced Chrome user-agents ("Android 10; K") and Firefox name no model: phone if "Mobile".
+  ["200", [["Android", [["Mobile", "101"], ["Android", "102"]]]]],
+  ["300", [
+    ["Windows NT", [["Windows NT", "104"]]],
+    ["Macintosh", [["Macintosh", "105"]]],
+    ["X11; CrOS", [["CrOS", "107"]]],
+    ["X11;", [["Linux", "106"]]],
+  ]],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Extras: platform (ids 9xx) and browser (ids 95x+). Keys use the extra normalisation.
+
+const EXTRAS = [];
+function extra(id, hd_specs) {
+  EXTRAS.push({ Extra: { _id: id, hd_specs } });
+  return id;
+}
+const platform = (id, name, version = "") =>
+  extra(id, { general_platform: name, general_platform_version: version });
+const browser = (id, name, version = "") =>
+  extra(id, { general_browser: name, general_browser_version: version });
+
+const P = {
+  ios18: platform("901", "iOS", "18"),
+  ios17: platform("902", "iOS", "17"),
+  ios16: platform("903", "iOS", "16"),
+  ios: platform("904", "iOS"),
+  ipados18: platform("905", "iPadOS", "18"),
+  ipados17: platform("906", "iPadOS", "17"),
+  ipados16: platform("907", "iPadOS", "16"),
+  ipados: platform("908", "iPadOS"),
+  android: platform("910", "Android"),
+  fireos8: platform("927", "Fire OS", "8"),
+  fireos7: platform("928", "Fire OS", "7"),
+  windows10: platform("930", "Windows", "10"),
+  windows: platform("931", "Windows"),
+  macos: platform("932", "macOS"),
+  chromeos: platform("933", "ChromeOS"),
+  linux: platform("934", "Linux"),
+  xbox: platform("935", "Xbox system software"),
+  tizen80: platform("940", "Tizen", "8.0"),
+  tizen70: platform("941", "Tizen", "7.0"),
+  tizen65: platform("942", "Tizen", "6.5"),
+  tizen60: platform("943", "Tizen", "6.0"),
+  tizen: platform("944", "Tizen"),
+  webos24: platform("945", "webOS", "24"),
+  webos23: platform("946", "webOS", "23"),
+  webos22: platform("947", "webOS", "22"),
+  webos6: platform("948", "webOS", "6"),
+  webos: platform("949", "webOS"),
+};
+const ANDROID_MAJORS = ["16", "15", "14", "13", "12", "11", "10", "9", "8", "7", "6", "5"];
+const ANDROID_IDS = Object.fromEntries(
+  ANDROID_MAJORS.map((v, i) => [v, platform(String(911 + i), "Android", v)]),
+);
+
+const B = {
+  facebook: browser("951", "Facebook App"),
+  instagram: browser("952", "Instagram App"),
+  googlebot: browser("953", "Googlebot"),
+  edge: browser("954", "Edge"),
+  opera: browser("955", "Opera"),
+  samsung: browser("956", "Samsung Internet"),
+  silk: browser("957", "Silk"),
+  firefox: browser("958", "Firefox"),
+  nintendo: browser("959", "NetFront NX"),
+  playstation: browser("960", "PlayStation Browser"),
+  webview: browser("961", "Android WebView"),
+  chrome: browser("962", "Chrome"),
+  safari18: browser("963", "Safari", "18"),
+  safari17: browser("964", "Safari", "17"),
+  safari16: browser("965", "Safari", "16"),
+  safari: browser("966", "Safari"),
+};
+
+const USER_AGENT_PLATFORM = [
+  // 100: platforms that also carry another platform's token (Xbox says "Windows NT", TVs say Linux).
+  ["100", [
+    ["xbox;", [["xbox", P.xbox]]],
+    ["tizen", [["tizen8.0", P.tizen80], ["tizen7.0", P.tizen70], ["tizen6.5", P.tizen65], ["tizen6.0", P.tizen60], ["tizen", P.tizen]]],
+    // webOS TV names no version; its Chromium version tells it (LG's developer documentation).
+    ["web0s", [["chrome/108.", P.webos24], ["chrome/94.", P.webos23], ["chrome/87.", P.webos22], ["chrome/79.", P.webos6], ["web0s", P.webos]]],
+    // Fire OS: Silk on Fire OS 8 reports Android 11, on Fire OS 7 Android 9.
+    ["silk/", [["android11;", P.fireos8], ["android9;", P.fireos7]]],
+  ]],
+  ["200", [
+    ["cpuiphoneos", [["cpuiphoneos18_", P.ios18], ["cpuiphoneos17_", P.ios17], ["cpuiphoneos16_", P.ios16], ["cpuiphoneos", P.ios]]],
+    ["(ipad;cpuos", [["cpuos18_", P.ipados18], ["cpuos17_", P.ipados17], ["cpuos16_", P.ipados16], ["cpuos", P.ipados]]],
+    // Reduced Chrome user-agents freeze "Android 10; K": the real version is unknown. Each major
+    // key ends with the ";" or "." that follows the number, so "android6." cannot catch "16".
+    ["android", [
+      ["android10;k)", P.android],
+      ...ANDROID_MAJORS.flatMap((v) => [[`android${v};`, ANDROID_IDS[v]], [`android${v}.`, ANDROID_IDS[v]]]),
+    ]],
+    // Windows 11 still says "Windows NT 10.0".
+    ["windowsnt", [["windowsnt10.0", P.windows10], ["windowsnt", P.windows]]],
+    // Safari, Chrome and Firefox freeze the macOS version (10_15_7 / 10.15): no version is given.
+    ["macintosh;", [["macosx", P.macos]]],
+    ["x11;", [["cros", P.chromeos], ["linux", P.linux]]],
+  ]],
+];
+const USER_AGENT_BROWSER = [
+  // 100: bots and in-app browsers, whose user-agents also carry a browser token.
+  ["100", [
+    ["googlebot", [["googlebot", B.googlebot]]],
+    ["[fban/", [["fban/", B.facebook]]],
+    ["[fb_iab/", [["fb_iab/", B.facebook]]],
+    ["instagram", [["instagram", B.instagram]]],
+  ]],
+  // 200: Chromium and WebKit browsers that name themselves besides "Chrome/" or "Safari/".
+  ["200", [
+    ["edg/", [["edg/", B.edge]]],
+    ["edga/", [["edga/", B.edge]]],
+    ["edgios/", [["edgios/", B.edge]]],
+    ["edge/", [["edge/", B.edge]]],
+    ["opr/", [["opr/", B.opera]]],
+    ["samsungbrowser/", [["samsungbrowser/", B.samsung]]],
+    ["silk/", [["silk/", B.silk]]],
+    ["crios/", [["crios/", B.chrome]]],
+    ["fxios/", [["fxios/", B.firefox]]],
+    ["firefox/", [["firefox/", B.firefox]]],
+    ["nintendobrowser/", [["nintendobrowser/", B.nintendo]]],
+    ["playstation", [["playstation", B.playstation]]],
+  ]],
+  ["300", [[";wv)", [["version/4.0", B.webview]]]]],
+  ["400", [["chrome/", [["chrome/", B.chrome]]]]],
+  ["500", [["safari/", [["version/18.", B.safari18], ["version/17.", B.safari17], ["version/16.", B.safari16], ["version/", B.safari]]]]],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/** A sieve tree as ordered entries, keys normalised with `norm`. Throws on duplicate keys. */
+function sieve(orders, norm, where) {
+  return orders.map(([order, filters]) => {
+    const seenFilters = new Set();
+    return [order, filters.map(([filter, matches]) => {
+      const f = norm(filter);
+      if (f.length < 4) throw new Error(`${where}: filter ${JSON.stringify(filter)} is shorter than 4 bytes`);
+      if (seenFilters.has(f)) throw new Error(`${where}: duplicate filter ${f} in order ${order}`);
+      seenFilters.add(f);
+      const seen = new Set();
+      return [f, matches.map(([match, id]) => {
+        const m = norm(match);
+        if (m.length < 4) throw new Error(`${where}: match ${JSON.stringify(match)} is shorter than 4 bytes`);
+        if (seen.has(m)) throw new Error(`${where}: duplicate match ${m} under ${f}`);
+        seen.add(m);
+        return [m, id];
+      })];
+    })];
+  });
+}
+
+/** Serialises a value where ordered entry lists (arrays of [key, value]) become JSON objects. */
+function toJson(value, indent = "") {
+  const next = `${indent}  `;
+  if (isEntries(value)) {
+    if (value.length === 0) return "{}";
+    return `{\n${value.map(([k, v]) => `${next}${JSON.stringify(k)}: ${toJson(v, next)}`).join(",\n")}\n${indent}}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    if (value.every((v) => typeof v === "string")) return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
+    return `[\n${value.map((v) => `${next}${toJson(v, next)}`).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") return toJson(Object.entries(value).map(([k, v]) => entry(k, v)), indent);
+  return JSON.stringify(value);
+}
+const ENTRY = Symbol("entry");
+function entry(k, v) {
+  const e = [k, v];
+  e[ENTRY] = true;
+  return e;
+}
+function isEntries(value) {
+  return Array.isArray(value) && value.every((e) => Array.isArray(e) && e[ENTRY] === true);
+}
+/** Marks nested [key, value] lists (trees) as entries, so toJson writes them as objects in order. */
+function markTree(node) {
+  if (typeof node === "string") return node;
+  return node.map(([k, v]) => entry(k, markTree(v)));
+}
+
+const notice = { note: NOTE, generated: GENERATED, source: SOURCE };
+const specs = {
+  _notice: notice,
+  devices: DEVICES.map(({ id, specs: hd_specs }) => ({ Device: { _id: id, hd_specs } })),
+  extras: EXTRAS,
+};
+const trees = {
+  _notice: notice,
+  trees: markTree([
+    ["user-agent0", sieve(USER_AGENT0, deviceKey, "user-agent0")],
+    ["user-agent1", sieve(USER_AGENT1, deviceKey, "user-agent1")],
+    ["profile0", []],
+    ["x-operamini-phone0", []],
+    ["user-agentplatform", sieve(USER_AGENT_PLATFORM, extraKey, "user-agentplatform")],
+    ["user-agentbrowser", sieve(USER_AGENT_BROWSER, extraKey, "user-agentbrowser")],
+  ]),
+};
+const useragents = {
+  _notice: {
+    note: "For every device of the SAMPLE database, real-format user-agents that its trees detect as that device (test/sample proves it).",
+    generated: GENERATED,
+    source: SOURCE,
+  },
+  devices: Object.fromEntries(
+    DEVICES.map(({ id, specs: s, userAgents }) => [id, { device: `${s.general_vendor} ${s.general_model}`, userAgents }]),
+  ),
+};
+
+const outputs = {
+  "hd3specs.json": `${toJson(specs)}\n`,
+  "hd3trees.json": `${toJson(trees)}\n`,
+  "useragents.json": `${toJson(useragents)}\n`,
+};
+// Sanity: the output is JSON, every tree id has a record, every record is reachable.
+const deviceIds = new Set(DEVICES.map((d) => d.id));
+const extraIds = new Set(EXTRAS.map((e) => e.Extra._id));
+if (deviceIds.size !== DEVICES.length) throw new Error("duplicate device id");
+for (const text of Object.values(outputs)) JSON.parse(text);
+const treeText = outputs["hd3trees.json"];
+for (const [name, tree] of Object.entries(JSON.parse(treeText).trees)) {
+  const ids = new Set();
+  const walk = (n) => (typeof n === "string" ? ids.add(n) : Object.values(n).forEach(walk));
+  walk(tree);
+  const known = name.startsWith("user-agentplatform") || name.startsWith("user-agentbrowser") ? extraIds : deviceIds;
+  for (const id of ids) if (!known.has(id)) throw new Error(`${name} points at unknown id ${id}`);
+}
+
+if (process.argv.includes("--check")) {
+  let stale = false;
+  for (const [name, text] of Object.entries(outputs)) {
+    let current = "";
+    try {
+      current = readFileSync(join(HERE, name), "utf8");
+    } catch {}
+    if (current !== text) {
+      console.error(`${name} is out of date: run node data/sample/build-sample.mjs`);
+      stale = true;
+    }
+  }
+  process.exit(stale ? 1 : 0);
+}
+for (const [name, text] of Object.entries(outputs)) writeFileSync(join(HERE, name), text);
+console.error(`wrote ${DEVICES.length} devices and ${EXTRAS.length} extras to ${HERE}`);

@@ -1,0 +1,115 @@
+// The command table of `hd3`: one entry per command, each loaded from its own file on demand.
+
+import type { CommandContext } from "../context.js";
+import { CLOUD_FLAGS, type FlagTable, HELP_FLAGS, OUTPUT_FLAGS, SOURCE_FLAGS } from "../flags.js";
+
+/** What a command file exports. */
+export interface CommandModule {
+  /** Runs the command; resolves with the exit code. Failures throw and the CLI maps them. */
+  run(context: CommandContext): Promise<number>;
+}
+
+/** One command of the table. */
+export interface CommandSpec {
+  /** One line for `hd3 --help`. */
+  readonly summary: string;
+  /** Arguments as shown in help, e.g. `<vendor> <model>`. */
+  readonly args: string;
+  /** How many positional arguments the command takes. */
+  readonly minArgs: number;
+  readonly maxArgs: number;
+  /** Flags the command accepts (help flags included). */
+  readonly flags: FlagTable;
+  /** Extra paragraphs for `hd3 <command> --help`. */
+  readonly details?: readonly string[];
+  /** Example command lines. */
+  readonly examples: readonly string[];
+  /** Loads the command's file (lazily, so `hd3 --help` loads no client, engine or store). */
+  readonly load: () => Promise<CommandModule>;
+}
+
+const QUERY_FLAGS = { ...SOURCE_FLAGS, ...CLOUD_FLAGS, ...OUTPUT_FLAGS, ...HELP_FLAGS } as const;
+
+/** Every command, by name. A new command adds one entry here and one file in this folder. */
+export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  sync: {
+    summary: "Download the device database (specs + trees) into the data directory.",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    flags: {
+      "data-dir": SOURCE_FLAGS["data-dir"],
+      ...CLOUD_FLAGS,
+      quiet: { type: "boolean", short: "q", description: "No progress bar; print the summary only." },
+      json: { type: "boolean", description: "Print the summary as JSON." },
+      ...HELP_FLAGS,
+    },
+    details: [
+      "Needs credentials and a licence that allows downloads (Ultimate Detection); otherwise the",
+      "service answers status 229 and hd3 exits with code 3. The files already in the data directory",
+      "stay as they were unless both new files downloaded and validated.",
+    ],
+    examples: ["HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 sync", "hd3 sync --data-dir ./hd-data"],
+    load: () => import("./sync.js"),
+  },
+  detect: {
+    summary: "Detect the device of a user-agent (plus any other headers).",
+    args: "[<user-agent>]",
+    minArgs: 0,
+    maxArgs: 1,
+    flags: {
+      header: {
+        type: "string",
+        short: "H",
+        multiple: true,
+        placeholder: "<name:value>",
+        description: "Another request header, e.g. x-wap-profile:http://... (repeatable).",
+      },
+      ...QUERY_FLAGS,
+    },
+    details: ["Exit code 5 when no device matches (status 301 Nothing Found)."],
+    examples: [
+      'hd3 detect "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"',
+      'hd3 detect --json "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) ..."',
+      'hd3 detect -H "user-agent:Opera/9.80 (J2ME/MIDP; Opera Mini/9.80 ...)" -H "x-operamini-phone-ua:Nokia..."',
+    ],
+    load: () => import("./detect.js"),
+  },
+  vendors: {
+    summary: "List every vendor.",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    flags: QUERY_FLAGS,
+    examples: ["hd3 vendors"],
+    load: () => import("./vendors.js"),
+  },
+  models: {
+    summary: "List the models of a vendor.",
+    args: "<vendor>",
+    minArgs: 1,
+    maxArgs: 1,
+    flags: QUERY_FLAGS,
+    examples: ["hd3 models Samsung"],
+    load: () => import("./models.js"),
+  },
+  view: {
+    summary: "Show the record of one device.",
+    args: "<vendor> <model>",
+    minArgs: 2,
+    maxArgs: 2,
+    flags: QUERY_FLAGS,
+    details: ["Exit code 5 when there is no such vendor/model (status 301)."],
+    examples: ['hd3 view Google "Pixel 8"', "hd3 view --json Apple iPhone"],
+    load: () => import("./view.js"),
+  },
+  whathas: {
+    summary: "List the devices whose property contains a value.",
+    args: "<property> <value>",
+    minArgs: 2,
+    maxArgs: 2,
+    flags: QUERY_FLAGS,
+    examples: ["hd3 whathas general_type Console", "hd3 whathas network 5G"],
+    load: () => import("./whathas.js"),
+  },
+};

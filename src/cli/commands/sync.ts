@@ -1,0 +1,58 @@
+// `hd3 sync`: downloads the specs and trees into the data directory through the DataStore.
+
+import { booleanFlag, type CommandContext, dataDir } from "../context.js";
+import { openClient, stderrLogger } from "../data-source.js";
+import { printJson, printPairs } from "../output.js";
+import { formatBytes, ProgressBar } from "../progress.js";
+
+/**
+ * Runs `hd3 sync` with `DataStore.sync`: both files download to temporary files in the data
+ * directory, are validated by building the engine's data from them, and only then replace the
+ * previous pair (kept as `*.prev`). Any failure leaves the previous files as they were.
+ */
+export async function run(context: CommandContext): Promise<number> {
+  const dir = dataDir(context);
+  const client = await openClient(context);
+  const { DataStore } = await import("../../store/data-store.js");
+  const store = new DataStore({ dir, source: client, logger: stderrLogger(context) });
+  const quiet = booleanFlag(context, "quiet");
+  const bar = new ProgressBar(context.io.stderr, !quiet);
+  if (!quiet) context.io.stderr.write(`hd3: syncing into ${dir}\n`);
+  const received = { specs: 0, trees: 0 };
+  let current: "specs" | "trees" | undefined;
+  const result = await store.sync({
+    onProgress: ({ file, receivedBytes, totalBytes }) => {
+      if (current === "specs" && file === "trees") bar.done("specs", received.specs);
+      current = file;
+      received[file] = receivedBytes;
+      bar.update(file, { receivedBytes, totalBytes });
+    },
+  });
+  if (current !== "trees") bar.done("specs", result.specsBytes);
+  bar.done("trees", result.treesBytes);
+  const summary = {
+    dir,
+    specsFile: store.specsFile,
+    treesFile: store.treesFile,
+    specsBytes: result.specsBytes,
+    treesBytes: result.treesBytes,
+    devices: result.info.devices,
+    extras: result.info.extras,
+    specsGenerated: result.info.specsGenerated ?? "",
+    treesGenerated: result.info.treesGenerated ?? "",
+    seconds: Number((result.durationMs / 1000).toFixed(2)),
+  };
+  if (booleanFlag(context, "json")) {
+    printJson(context.io, summary);
+  } else {
+    context.io.stdout.write(`Synced the device database into ${dir}\n`);
+    printPairs(context.io, [
+      ["specs", `${formatBytes(summary.specsBytes)}  generated ${summary.specsGenerated || "(not stated)"}`],
+      ["trees", `${formatBytes(summary.treesBytes)}  generated ${summary.treesGenerated || "(not stated)"}`],
+      ["devices", String(summary.devices)],
+      ["extras", String(summary.extras)],
+      ["time", `${summary.seconds} s`],
+    ]);
+  }
+  return 0;
+}

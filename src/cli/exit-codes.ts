@@ -1,0 +1,140 @@
+// The CLI's exit codes and how each failure maps to one, with a clean one-line message.
+
+import {
+  HdAuthError,
+  HdNetworkError,
+  HdTimeoutError,
+  isHdError,
+  isHdLicenceError,
+  isHdNotFoundError,
+  isHdOptionError,
+} from "../errors.js";
+
+/** Exit codes of `hd3`. Documented in `hd3 --help` and the README. */
+export const EXIT_CODES = {
+  /** The command did what was asked. */
+  ok: 0,
+  /** Anything else went wrong: bad data, an unexpected API status, a protocol error, a bug. */
+  failure: 1,
+  /** Bad usage: unknown command or flag, missing or extra arguments, a bad option value. */
+  usage: 2,
+  /** The service refused the credentials, or the licence does not allow the call (status 229). */
+  licence: 3,
+  /** The service could not be reached, or it did not answer in time. */
+  network: 4,
+  /** Nothing found: detect found no device, or view found no such vendor/model (status 301). */
+  notFound: 5,
+} as const;
+
+/** One of the CLI's exit codes. */
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/** Bad command-line usage. The message says what is wrong; the CLI adds where to get help. */
+export class UsageError extends Error {
+  override name = "UsageError";
+  /** The command whose help applies, if any. */
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** A failure the CLI explains itself, with the exit code to use. */
+export class CliError extends Error {
+  override name = "CliError";
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode = EXIT_CODES.failure) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** The error and its causes, outermost first (a sync error wraps the client's error). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && chain.length < 8 && !chain.includes(current)) {
+    chain.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return chain;
+}
+
+const hasName = (error: unknown, name: string) => error instanceof Error && error.name === name;
+
+/** The exit code for an error thrown by a command. */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError || isHdOptionError(error)) return EXIT_CODES.usage;
+  if (error instanceof CliError) return error.exitCode;
+  for (const link of causeChain(error)) {
+    if (isHdLicenceError(link) || link instanceof HdAuthError || hasName(link, "HdAuthError")) {
+      return EXIT_CODES.licence;
+    }
+    if (
+      link instanceof HdNetworkError ||
+      link instanceof HdTimeoutError ||
+      hasName(link, "HdNetworkError") ||
+      hasName(link, "HdTimeoutError")
+    ) {
+      return EXIT_CODES.network;
+    }
+    if (isHdNotFoundError(link)) return EXIT_CODES.notFound;
+  }
+  return EXIT_CODES.failure;
+}
+
+/** A hint printed under the message, for the failures where one helps. */
+function hintFor(code: ExitCode, error: unknown): string | undefined {
+  if (code === EXIT_CODES.licence) {
+    return causeChain(error).some(isHdLicenceError)
+      ? "Downloads (hd3 sync) need a Handset Detection licence with Ultimate Detection. Cloud detection and the sample database still work."
+      : "Check --username, --secret and --site-id (or HD_USERNAME, HD_SECRET, HD_SITE_ID).";
+  }
+  if (code === EXIT_CODES.network) return "Check the network, --base-url and --timeout-ms.";
+  return undefined;
+}
+
+/**
+ * The lines to print for an error: `hd3: <message>` plus a hint. Known errors show their message
+ * only; anything else is reported as unexpected. `secrets` are blanked out of the text.
+ */
+export function describeError(error: unknown, secrets: readonly string[] = []): string[] {
+  const code = exitCodeFor(error);
+  let message: string;
+  if (
+    error instanceof UsageError ||
+    error instanceof CliError ||
+    isHdError(error) ||
+    isHdOptionError(error)
+  ) {
+    message = error.message;
+    const codes = causeChain(error)
+      .map((link) => (link as { code?: unknown } | null)?.code)
+      .filter((code): code is string => typeof code === "string" && code.startsWith("ERR_HD_"));
+    const [outer, ...inner] = [...new Set(codes)];
+    if (outer !== undefined)
+      message += ` [${outer}${inner.length === 0 ? "" : `, cause ${inner.join(", ")}`}]`;
+  } else if (error instanceof Error) {
+    message = `unexpected error: ${error.message}`;
+  } else {
+    message = `unexpected error: ${String(error)}`;
+  }
+  const lines = [`hd3: ${message}`];
+  if (error instanceof UsageError) {
+    lines.push(`Run \`hd3 ${error.command === undefined ? "" : `${error.command} `}--help\` for usage.`);
+  }
+  const hint = hintFor(code, error);
+  if (hint !== undefined) lines.push(hint);
+  return lines.map((line) => redact(line, secrets));
+}
+
+/**
+ * Blanks every secret out of a text. Secrets shorter than 4 characters are left alone: they
+ * would garble ordinary words, and no real API secret is that short.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  return out;
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `hd3` binary: runs the command line and sets the exit code.
+
+import { runCli } from "./run.js";
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -1,0 +1,402 @@
+// The `hd3` binary, run as a child process: every command on the sample database, local data, the cloud, and failures.
+
+import { copyFileSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
+import { ApiTestServer } from "../support/api-test-server.js";
+import { type BuiltPackage, buildPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
+
+const GALAXY_S24 =
+  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
+const IPHONE_SAFARI =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+let built: BuiltPackage;
+
+beforeAll(async () => {
+  built = await buildPackage();
+}, 180_000);
+
+afterAll(() => {
+  built?.remove();
+});
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+describe("hd3 basics", () => {
+  it("is an executable script with a node shebang", () => {
+    expect(readFileSync(built.bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      bin?: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ hd3: "dist/cli/main.js" });
+  });
+
+  it("prints the package version", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    const result = await runHd3(built, ["--version"]);
+    expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it("lists every command and the exit codes in --help", async () => {
+    const result = await runHd3(built, ["--help"]);
+    expect(result.code).toBe(0);
+    for (const command of ["sync", "detect", "vendors", "models", "view", "whathas"]) {
+      expect(result.stdout).toContain(`  ${command}`);
+    }
+    expect(result.stdout).toMatch(/Exit codes:[\s\S]*3 {2}licence/);
+  });
+
+  it("shows a command's flags with --help", async () => {
+    const result = await runHd3(built, ["detect", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("--header <name:value>");
+    expect(result.stdout).toContain("[env HD_SECRET]");
+  });
+
+  it("prints help on stderr and exits 2 with no command", async () => {
+    const result = await runHd3(built, []);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: hd3 <command>");
+  });
+});
+
+describe("hd3 on the sample database (no credentials, no synced data)", () => {
+  it("detects a device and prints a table, saying the sample database answers", async () => {
+    const result = await runHd3(built, ["detect", GALAXY_S24]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Samsung Galaxy S24 \(Mobile\)\n/);
+    expect(result.stdout).toMatch(/general_platform_version\s+14\n/);
+    expect(result.stdout).toMatch(/display_x\s+1080\n/);
+    expect(result.stderr).toContain("SAMPLE database");
+  });
+
+  it("prints the detect reply as JSON with --json and keeps stdout clean", async () => {
+    const result = await runHd3(built, ["detect", "--json", IPHONE_SAFARI]);
+    expect(result.code).toBe(0);
+    const reply = JSON.parse(result.stdout) as {
+      status: number;
+      class: string;
+      hd_specs: Record<string, unknown>;
+    };
+    expect(reply).toMatchObject({ status: 0, message: "OK", class: "Mobile" });
+    expect(reply.hd_specs).toMatchObject({
+      general_vendor: "Apple",
+      general_model: "iPhone",
+      general_platform: "iOS",
+      general_platform_version: "17",
+      general_browser: "Safari",
+    });
+  });
+
+  it("takes extra headers with --header, the user-agent included", async () => {
+    const result = await runHd3(built, ["detect", "--json", "-q", "--header", `User-Agent: ${GALAXY_S24}`]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
+  });
+
+  it("exits 5 when no device matches, with the 301 reply under --json", async () => {
+    const text = await runHd3(built, ["detect", "curl/8.5.0"]);
+    expect(text.code).toBe(5);
+    expect(text.stdout).toContain("No device found (status 301");
+    const json = await runHd3(built, ["detect", "--json", "curl/8.5.0"]);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 301, class: "Unknown" });
+  });
+
+  it("lists vendors", async () => {
+    const result = await runHd3(built, ["vendors"]);
+    expect(result.code).toBe(0);
+    const vendors = result.stdout.trim().split("\n");
+    expect(vendors).toEqual(expect.arrayContaining(["Apple", "Google", "Samsung", "Sony"]));
+    expect(vendors).toEqual([...vendors].sort());
+    const json = await runHd3(built, ["vendors", "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 0, vendor: vendors });
+  });
+
+  it("lists the models of a vendor, case-insensitively", async () => {
+    const result = await runHd3(built, ["models", "google"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")).toEqual(
+      expect.arrayContaining(["Pixel 8", "Pixel 9 Pro XL", "Pixel Tablet"]),
+    );
+  });
+
+  it("views one device record", async () => {
+    const result = await runHd3(built, ["view", "Google", "Pixel 8"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/general_model\s+Pixel 8\n/);
+    expect(result.stdout).toMatch(/design_weight\s+187\n/);
+    const json = await runHd3(built, ["view", "--json", "google", "pixel 8"]);
+    const reply = JSON.parse(json.stdout) as { device: Record<string, unknown> };
+    expect(reply.device.general_model).toBe("Pixel 8");
+    expect(reply.device).not.toHaveProperty("general_browser");
+  });
+
+  it("exits 5 for a device that does not exist", async () => {
+    const result = await runHd3(built, ["view", "Nokia", "3310"]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain("status 301");
+  });
+
+  it("lists the devices that have a property value", async () => {
+    const result = await runHd3(built, ["whathas", "general_type", "Console"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^id\s+vendor\s+model\n/);
+    expect(result.stdout).toContain("PlayStation 5");
+    expect(result.stdout).toContain("Switch");
+    const json = await runHd3(built, ["whathas", "--json", "general_type", "console"]);
+    const reply = JSON.parse(json.stdout) as { devices: Array<{ id: string }> };
+    expect(reply.devices.map((d) => d.id)).toEqual(["701", "702", "703", "704"]);
+  });
+});
+
+describe("hd3 bad usage", () => {
+  it.each([
+    [["detcet", "x"], /unknown command "detcet" \(did you mean `detect`\?\)/],
+    [["detect", "--jsn", "x"], /unknown flag --jsn for `detect` \(did you mean --json\?\)/],
+    [["view", "Apple"], /`view` takes <vendor> <model>, got 1 argument/],
+    [["vendors", "extra"], /`vendors` takes no arguments/],
+    [["detect"], /detect needs a user-agent/],
+    [["detect", "--header", "no-colon", "x"], /--header needs name:value/],
+    [["detect", "--source", "disk", "x"], /--source must be one of auto, local, cloud, sample/],
+    [["detect", "--source", "cloud", "x"], /the cloud needs credentials/],
+    [
+      ["detect", "--timeout-ms", "soon", "--username", "u", "--secret", "s", "--site-id", "1", "x"],
+      /--timeout-ms/,
+    ],
+    [["--json"], /expected a command before --json/],
+  ])("exits 2 for hd3 %j", async (args, message) => {
+    const result = await runHd3(built, args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain("--help` for usage");
+  });
+
+  it("names the missing credentials and never prints the secret", async () => {
+    const result = await runHd3(built, ["detect", "x"], { HD_SECRET: "s3cr3t-value", HD_USERNAME: "me" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("missing --site-id (HD_SITE_ID)");
+    expect(result.stderr).not.toContain("s3cr3t-value");
+  });
+
+  it("exits 1 when --source local finds no synced data", async () => {
+    const result = await runHd3(built, [
+      "vendors",
+      "--source",
+      "local",
+      "--data-dir",
+      built.scratch("empty"),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("run `hd3 sync` first");
+  });
+});
+
+describe("hd3 on synced local data", () => {
+  it("uses the data directory when it holds hd3specs.json and hd3trees.json", async () => {
+    const dir = built.scratch("synced");
+    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/hd3trees.json"), join(dir, "hd3trees.json"));
+    const result = await runHd3(built, ["detect", GALAXY_S24], { HD_DATA_DIR: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`using local data in ${dir}`);
+    expect(result.stdout).toContain("Galaxy S24");
+  });
+
+  it("exits 1 with a clean message when the synced data is broken", async () => {
+    const dir = built.scratch("broken");
+    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "package.json"), join(dir, "hd3trees.json"));
+    const result = await runHd3(built, ["vendors", "--data-dir", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hd3: .*hd3trees\.json.*\[ERR_HD_DATA\]/m);
+    expect(result.stderr).not.toContain("    at ");
+  });
+});
+
+describe("hd3 against the cloud API (loopback test server)", () => {
+  let server: ApiTestServer;
+  let creds: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await ApiTestServer.start({ username: "cli-user", secret: "cli-secret-123" });
+    creds = {
+      HD_USERNAME: "cli-user",
+      HD_SECRET: "cli-secret-123",
+      HD_SITE_ID: "77",
+      HD_BASE_URL: server.url,
+    };
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("detects through the cloud when credentials are set and no data is synced", async () => {
+    server.reset();
+    const result = await runHd3(built, ["detect", "--json", "Mozilla/4.0 NokiaN95_8GB/1.0"], creds);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 0, hd_specs: { general_model: "N95/8GB" } });
+    expect(result.stderr).toContain(`using the cloud API at ${server.url}`);
+    expect(server.requests[0]).toMatchObject({ call: "detect", params: ["77"], authenticated: true });
+    expect(result.stdout + result.stderr).not.toContain("cli-secret-123");
+  });
+
+  it("takes credentials from flags too", async () => {
+    const flags = [
+      "--username",
+      "cli-user",
+      "--secret",
+      "cli-secret-123",
+      "--site-id",
+      "77",
+      "--base-url",
+      server.url,
+    ];
+    const result = await runHd3(built, ["vendors", ...flags]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split("\n")).toEqual(["Apple", "Nokia", "Sony Ericsson", "Ünïcødé 端末"]);
+  });
+
+  it("answers models, view and whathas through the cloud", async () => {
+    const models = await runHd3(built, ["models", "Nokia", "--json"], creds);
+    expect(JSON.parse(models.stdout)).toMatchObject({ status: 0, model: ["N95/8GB"] });
+    const view = await runHd3(built, ["view", "Nokia", "N95/8GB"], creds);
+    expect(view.code).toBe(0);
+    expect(view.stdout).toMatch(/general_model\s+N95\/8GB\n/);
+    const whathas = await runHd3(built, ["whathas", "network", "hsdpa", "--json"], creds);
+    expect(JSON.parse(whathas.stdout)).toMatchObject({ devices: [{ id: "1" }, { id: "10" }] });
+  });
+
+  it("exits 5 when the cloud finds nothing (301)", async () => {
+    const detect = await runHd3(built, ["detect", "--json", "curl/8.5.0"], creds);
+    expect(detect.code).toBe(5);
+    expect(JSON.parse(detect.stdout)).toMatchObject({ status: 301, class: "Unknown" });
+    const view = await runHd3(built, ["view", "Nokia", "Nothing"], creds);
+    expect(view.code).toBe(5);
+  });
+
+  it("exits 3 when the credentials are refused, without printing the secret", async () => {
+    const result = await runHd3(built, ["vendors"], { ...creds, HD_SECRET: "wrong-secret-456" });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^hd3: .*\[ERR_HD_AUTH\]/m);
+    expect(result.stderr).not.toContain("wrong-secret-456");
+  });
+
+  it("exits 4 when the service cannot be reached", async () => {
+    const port = await closedPort();
+    const result = await runHd3(built, ["detect", "x"], {
+      ...creds,
+      HD_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^hd3: .*\[ERR_HD_NETWORK\]/m);
+    expect(result.stderr).toContain("Check the network");
+  });
+});
+
+describe("hd3 sync (loopback test server)", () => {
+  let server: ApiTestServer;
+  let creds: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await ApiTestServer.start({ username: "sync-user", secret: "sync-secret-789" });
+    creds = {
+      HD_USERNAME: "sync-user",
+      HD_SECRET: "sync-secret-789",
+      HD_SITE_ID: "5",
+      HD_BASE_URL: server.url,
+    };
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("downloads specs and trees into the data directory, prints a summary, and later commands use them", async () => {
+    server.reset();
+    const dir = built.scratch("sync-ok");
+    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Synced the device database into ${dir}`);
+    expect(result.stdout).toMatch(/devices\s+4\n/);
+    expect(result.stderr).toMatch(/^specs .*\d+(\.\d)? (B|KB)$/m);
+    expect(readdirSync(dir).sort()).toEqual(["hd3specs.json", "hd3trees.json"]);
+    expect(server.requests.map((r) => r.call)).toEqual(["fetchspecs", "fetchtrees"]);
+    expect(result.stdout + result.stderr).not.toContain("sync-secret-789");
+
+    const after = await runHd3(built, ["vendors"], { ...creds, HD_DATA_DIR: dir });
+    expect(after.stderr).toContain(`using local data in ${dir}`);
+    expect(after.stdout).toContain("Nokia");
+  });
+
+  it("prints the summary as JSON with --json and no progress with --quiet", async () => {
+    const dir = built.scratch("sync-json");
+    const result = await runHd3(built, ["sync", "--json", "--quiet", "--data-dir", dir], creds);
+    expect(result.code).toBe(0);
+    // --quiet drops the notes and the progress bar; warnings (plain HTTP here) still show.
+    expect(result.stderr).not.toContain("syncing into");
+    expect(result.stderr).not.toMatch(/^(specs|trees) /m);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      dir,
+      devices: 4,
+      specsGenerated: "2024-01-02 03:04:05",
+    });
+  });
+
+  it("exits 3 on a licence error (229) and leaves the previous data untouched", async () => {
+    server.reset();
+    server.script("fetchtrees", { kind: "json", body: LICENCE_REPLY });
+    const dir = built.scratch("sync-229");
+    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/hd3trees.json"), join(dir, "hd3trees.json"));
+    const before = readFileSync(join(dir, "hd3specs.json"), "utf8");
+    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^hd3: Sync failed .*229.*\[ERR_HD_SYNC, cause ERR_HD_LICENCE\]$/m);
+    expect(result.stderr).toContain("Ultimate Detection");
+    expect(readdirSync(dir).sort()).toEqual(["hd3specs.json", "hd3trees.json"]);
+    expect(readFileSync(join(dir, "hd3specs.json"), "utf8")).toBe(before);
+  });
+
+  it("exits 3 on a licence error for specs and writes nothing", async () => {
+    server.reset();
+    server.script("fetchspecs", { kind: "json", body: LICENCE_REPLY });
+    const dir = built.scratch("sync-229-specs");
+    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    expect(result.code).toBe(3);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("exits 4 when the service cannot be reached", async () => {
+    const port = await closedPort();
+    const dir = built.scratch("sync-down");
+    const result = await runHd3(built, ["sync", "--data-dir", dir], {
+      ...creds,
+      HD_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^hd3: Sync failed .*\[ERR_HD_SYNC, cause ERR_HD_NETWORK\]$/m);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("exits 2 without credentials", async () => {
+    const result = await runHd3(built, ["sync", "--data-dir", built.scratch("sync-nocreds")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("needs credentials");
+  });
+});

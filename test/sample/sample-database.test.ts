@@ -1,0 +1,265 @@
+// The sample database: download shapes, normalised keys, and every device detected from its user-agents.
+
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import { type OrderedJson, parseOrderedJson } from "../../src/engine/ordered-json.js";
+import type { SpecsDownload, TreeNode, TreesDownload } from "../../src/types.js";
+import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
+import { deviceKey, extraKey, ReferenceSieve } from "./support/reference-sieve.js";
+
+const SAMPLE_DIR = new URL("../../data/sample/", import.meta.url);
+const specsPath = fileURLToPath(new URL("hd3specs.json", SAMPLE_DIR));
+const treesPath = fileURLToPath(new URL("hd3trees.json", SAMPLE_DIR));
+const readJson = <T>(name: string): T => JSON.parse(readFileSync(new URL(name, SAMPLE_DIR), "utf8")) as T;
+
+const specs = readJson<SpecsDownload>("hd3specs.json");
+const trees = readJson<TreesDownload>("hd3trees.json");
+const useragents = readJson<{ devices: Record<string, { device: string; userAgents: string[] }> }>(
+  "useragents.json",
+);
+const reference = new ReferenceSieve(specs, trees);
+
+const DEVICE_TREES = ["user-agent0", "user-agent1", "profile0", "x-operamini-phone0"];
+const EXTRA_TREES = ["user-agentplatform", "user-agentbrowser"];
+const deviceIds = new Set(specs.devices.map((d) => d.Device._id));
+const extraIds = new Set((specs.extras ?? []).map((e) => e.Extra._id));
+
+/** Every [filter, match, id] of a sieve tree, in iteration order. */
+function rules(tree: TreeNode): Array<[order: string, filter: string, match: string, id: string]> {
+  const out: Array<[string, string, string, string]> = [];
+  for (const [order, filters] of Object.entries(tree)) {
+    if (typeof filters === "string") throw new Error(`order ${order} is not an object`);
+    for (const [filter, matches] of Object.entries(filters)) {
+      if (typeof matches === "string") throw new Error(`filter ${filter} is not an object`);
+      for (const [match, id] of Object.entries(matches)) {
+        if (typeof id !== "string") throw new Error(`match ${match} is not an id`);
+        out.push([order, filter, match, id]);
+      }
+    }
+  }
+  return out;
+}
+
+describe("sample specs file", () => {
+  it("has a notice that says it is sample data and how to get the real database", () => {
+    expect(specs._notice.note).toMatch(/SAMPLE/);
+    expect(specs._notice.note).toMatch(/licence/);
+    expect(specs._notice.note).toContain("hd3 sync");
+    expect(specs._notice.generated).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(trees._notice.note).toBe(specs._notice.note);
+  });
+
+  it("holds 40 to 60 devices with unique ids", () => {
+    expect(specs.devices.length).toBeGreaterThanOrEqual(40);
+    expect(specs.devices.length).toBeLessThanOrEqual(60);
+    expect(deviceIds.size).toBe(specs.devices.length);
+  });
+
+  it("writes every string and list field of the v3 schema in the download shape", () => {
+    for (const { Device } of specs.devices) {
+      const record = Device.hd_specs as unknown as Record<string, unknown>;
+      expect(Object.keys(record).sort()).toEqual([...DEVICE_STRING_FIELDS, ...DEVICE_LIST_FIELDS].sort());
+      for (const field of DEVICE_STRING_FIELDS)
+        expect(typeof record[field], `${Device._id} ${field}`).toBe("string");
+      for (const field of DEVICE_LIST_FIELDS) {
+        const value = record[field];
+        // Downloads write an empty list as "" and a non-empty one as an array of strings.
+        if (value === "") continue;
+        expect(Array.isArray(value), `${Device._id} ${field}`).toBe(true);
+        expect((value as unknown[]).length).toBeGreaterThan(0);
+        for (const item of value as unknown[]) expect(typeof item).toBe("string");
+      }
+      expect(record.general_vendor).not.toBe("");
+      expect(record.general_model).not.toBe("");
+      expect(["Mobile", "Tablet", "Computer", "Console", "TV"]).toContain(record.general_type);
+    }
+  });
+
+  it("writes extras with platform or browser fields only", () => {
+    expect(specs.extras?.length).toBeGreaterThan(0);
+    for (const { Extra } of specs.extras ?? []) {
+      const keys = Object.keys(Extra.hd_specs);
+      expect(
+        keys.every((k) =>
+          [
+            "general_platform",
+            "general_platform_version",
+            "general_browser",
+            "general_browser_version",
+          ].includes(k),
+        ),
+      ).toBe(true);
+      expect(Extra.hd_specs.general_platform || Extra.hd_specs.general_browser).toBeTruthy();
+      expect(deviceIds.has(Extra._id)).toBe(false);
+    }
+  });
+});
+
+describe("sample trees file", () => {
+  it("holds the device trees and the platform and browser trees", () => {
+    for (const name of [...DEVICE_TREES, ...EXTRA_TREES]) expect(trees.trees).toHaveProperty([name]);
+  });
+
+  it("iterates in document order in JavaScript (only order keys are integer-like, ascending)", () => {
+    for (const name of [...DEVICE_TREES, ...EXTRA_TREES]) {
+      const tree = trees.trees[name] as TreeNode;
+      const orders = Object.keys(tree);
+      const numeric = orders.map(Number);
+      expect(numeric).toEqual([...numeric].sort((a, b) => a - b));
+      for (const [, filter, match] of rules(tree)) {
+        expect(filter).not.toMatch(/^(0|[1-9]\d*)$/);
+        expect(match).not.toMatch(/^(0|[1-9]\d*)$/);
+      }
+    }
+    // What JavaScript visits is what the text says, key for key (an order-keeping parse).
+    const ordered = parseOrderedJson(readFileSync(treesPath, "utf8"));
+    const asPlain = (node: OrderedJson): unknown =>
+      node instanceof Map ? [...node].map(([k, v]) => [k, asPlain(v)]) : node;
+    const asPlainObject = (node: unknown): unknown =>
+      node !== null && typeof node === "object"
+        ? Object.entries(node).map(([k, v]) => [k, asPlainObject(v)])
+        : node;
+    expect(asPlainObject(trees)).toEqual(asPlain(ordered));
+  });
+
+  it("uses normalised keys of at least 4 bytes", () => {
+    for (const name of DEVICE_TREES) {
+      for (const [, filter, match] of rules(trees.trees[name] as TreeNode)) {
+        expect(deviceKey(filter)).toBe(filter);
+        expect(deviceKey(match)).toBe(match);
+        expect(Buffer.byteLength(match)).toBeGreaterThanOrEqual(4);
+      }
+    }
+    for (const name of EXTRA_TREES) {
+      for (const [, filter, match] of rules(trees.trees[name] as TreeNode)) {
+        expect(extraKey(filter)).toBe(filter);
+        expect(extraKey(match)).toBe(match);
+        expect(Buffer.byteLength(match)).toBeGreaterThanOrEqual(4);
+      }
+    }
+  });
+
+  it("points every device rule at a device record and every extra rule at an extra", () => {
+    for (const name of ["user-agent0", "user-agent1"]) {
+      for (const [, , , id] of rules(trees.trees[name] as TreeNode)) expect(deviceIds.has(id), id).toBe(true);
+    }
+    for (const name of EXTRA_TREES) {
+      for (const [, , , id] of rules(trees.trees[name] as TreeNode)) expect(extraIds.has(id), id).toBe(true);
+    }
+  });
+
+  it("is what data/sample/build-sample.mjs writes", async () => {
+    const script = fileURLToPath(new URL("build-sample.mjs", SAMPLE_DIR));
+    await expect(promisify(execFile)(process.execPath, [script, "--check"])).resolves.toBeDefined();
+  });
+});
+
+describe("sample user-agents", () => {
+  let engine: LocalEngine;
+  beforeAll(async () => {
+    engine = await LocalEngine.fromFiles(specsPath, treesPath);
+  });
+
+  it("loads in the local engine with every tree id backed by a record", () => {
+    expect(engine.dataInfo).toMatchObject({
+      devices: specs.devices.length,
+      missingDeviceIds: 0,
+      reorderedKeys: 0,
+    });
+  });
+
+  it("lists at least one user-agent for every sample device", () => {
+    expect(Object.keys(useragents.devices).sort()).toEqual([...deviceIds].sort());
+    for (const [id, entry] of Object.entries(useragents.devices))
+      expect(entry.userAgents.length, id).toBeGreaterThan(0);
+  });
+
+  const cases = Object.entries(useragents.devices).flatMap(([id, entry]) =>
+    entry.userAgents.map((ua) => ({ id, device: entry.device, ua })),
+  );
+
+  it.each(cases)("detects $device ($id) from $ua", ({ id, ua }) => {
+    const headers = { "user-agent": ua };
+    const reply = engine.detect(headers);
+    expect(reply.status).toBe(0);
+    expect(engine.explain(headers).deviceId).toBe(id);
+    // An independent reading of the rules gives the same reply, platform and browser included.
+    expect(reference.hit(headers).deviceId).toBe(id);
+    expect(reference.detect(headers)).toEqual({ ...reply });
+  });
+
+  it("answers 301 for a user-agent that no rule knows", () => {
+    expect(engine.detect({ "user-agent": "curl/8.5.0" })).toMatchObject({ status: 301, class: "Unknown" });
+  });
+});
+
+describe("sample extras", () => {
+  let engine: LocalEngine;
+  beforeAll(async () => {
+    engine = await LocalEngine.fromFiles(specsPath, treesPath);
+  });
+  const detect = (ua: string) => engine.detect({ "user-agent": ua }).hd_specs;
+
+  it("names the iOS major version and Safari from an iPhone Safari user-agent", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+      ),
+    ).toMatchObject({
+      general_model: "iPhone",
+      general_platform: "iOS",
+      general_platform_version: "17",
+      general_browser: "Safari",
+      general_browser_version: "17",
+    });
+  });
+
+  it("gives no Android version for a reduced Chrome user-agent", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+      ),
+    ).toMatchObject({ general_platform: "Android", general_platform_version: "", general_browser: "Chrome" });
+  });
+
+  it("tells Edge on Xbox from Edge on Windows", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox Series X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/48.0.2564.82 Safari/537.36 Edge/20.02",
+      ),
+    ).toMatchObject({
+      general_type: "Console",
+      general_platform: "Xbox system software",
+      general_browser: "Edge",
+    });
+    expect(
+      detect(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+      ),
+    ).toMatchObject({ general_type: "Computer", general_platform: "Windows", general_browser: "Edge" });
+  });
+
+  it("names in-app browsers and the Android version from a Facebook in-app user-agent", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/471.0.0.35.80;]",
+      ),
+    ).toMatchObject({
+      general_model: "Galaxy S24",
+      general_platform_version: "14",
+      general_browser: "Facebook App",
+    });
+  });
+
+  it("reads the webOS TV version from its Chromium version", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/94.0.4606.128 Safari/537.36 WebAppManager",
+      ),
+    ).toMatchObject({ general_type: "TV", general_platform: "webOS", general_platform_version: "23" });
+  });
+});
