@@ -1,5 +1,6 @@
 // The package's public entry point: a hand-picked set of exports, nothing else.
 
+export { MemoryStore, type MemoryStoreOptions } from "./cache/memory-store.js";
 export {
   createRedisStore,
   type RedisLikeClient,
@@ -8,14 +9,16 @@ export {
   type RedisStoreStats,
 } from "./cache/redis-store.js";
 export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
+export type { CacheEntry, CacheStore } from "./cache/types.js";
 export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
-// --- client (cloud API v3) ---
-export { DEFAULT_BASE_URL, HdClient } from "./client/index.js";
+export {
+  DEFAULT_BASE_URL,
+  HdClient,
+} from "./client/index.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
 export type { EngineData, EngineDataInfo } from "./engine/engine-data.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";
 export type { DetectionExplanation, LocalViewReply, MatchExplanation } from "./engine/local-engine.js";
-// --- engine (local detection) and store (local data) ---
 export { LocalEngine } from "./engine/local-engine.js";
 export type { HdErrorCode, HdErrorContext } from "./errors.js";
 export {
@@ -38,17 +41,20 @@ export {
   isHdNotFoundError,
   isHdOptionError,
 } from "./errors.js";
-export type { MobileRedirectOptions, PickAssetOptions, SizedAsset } from "./middleware/adaptive.js";
-export { displayWidth, mobileRedirect, pickAsset } from "./middleware/adaptive.js";
+export type { Logger } from "./logger.js";
+export {
+  displayWidth,
+  type MobileRedirectOptions,
+  mobileRedirect,
+  type PickAssetOptions,
+  pickAsset,
+  type SizedAsset,
+} from "./middleware/adaptive.js";
 export type { Device, DeviceClass, DeviceSource } from "./middleware/device.js";
-export type { HandsetDetectionMiddleware } from "./middleware/handset-detection.js";
-
-// --- middleware ---
-export { handsetDetection } from "./middleware/handset-detection.js";
+export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
+export type { MemoDevice, MemoGeoIp, MemoValue } from "./middleware/memo.js";
 export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
-export type { DeviceHandlers, DeviceMatcher } from "./middleware/routing.js";
-export { byDevice, whenDevice } from "./middleware/routing.js";
-// --- server (self-hosted API v3) and cache stores ---
+export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type {
   ApiCall,
   ApiServer,

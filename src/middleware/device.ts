@@ -1,0 +1,169 @@
+// The `req.device` object: its type, and how it is built from a detect reply or a failure.
+
+import { HdProtocolError } from "../errors.js";
+import {
+  DEVICE_LIST_FIELDS,
+  DEVICE_STRING_FIELDS,
+  type DetectReply,
+  type DeviceSpecs,
+  type DisplayInfo,
+  type GeoIp,
+  type ProductInfo,
+} from "../types.js";
+
+/** Where a device came from. */
+export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
+
+/** Device classes the service answers, plus any other string it may answer. */
+export type DeviceClass =
+  | "Mobile"
+  | "Tablet"
+  | "Computer"
+  | "Desktop"
+  | "Console"
+  | "Unknown"
+  | (string & {});
+
+/** What the middleware attaches to every request as `req.device` (and `res.locals.device`). */
+export interface Device {
+  /**
+   * The device specs (`hd_specs`). For an unknown device every string field is `""` and every
+   * list field `[]`, so templates can read fields without checks.
+   */
+  readonly specs: DeviceSpecs;
+  /** Device class (`Mobile`, `Tablet`, `Computer`, ...); `Unknown` when nothing was found. */
+  readonly class: DeviceClass;
+  /** The legacy `product_info` group, when asked for in `detectOptions` and answered. */
+  readonly productInfo: ProductInfo | undefined;
+  /** The legacy `display` group, when asked for in `detectOptions` and answered. */
+  readonly display: DisplayInfo | undefined;
+  /** Geoip of the request's client IP, when `geoip` is in `detectOptions` and it was answered. */
+  readonly geoip: GeoIp | undefined;
+  /**
+   * `local` (local engine), `cloud` (a cloud detect for this request), `memo` (a remembered
+   * detection, possibly expired while the cloud fails) or `skipped` (no detection ran: a crawler,
+   * a spent quota, or a failure).
+   */
+  readonly source: DeviceSource;
+  /** API status of the reply: `0` found, `301` nothing found, `255` broken local data; `-1` when no reply. */
+  readonly status: number;
+  /** The reply's message (`OK` when found), or why there is no reply. */
+  readonly message: string;
+  /**
+   * Why the latest detection for this request failed (a timeout, the cloud down, ...). Set even
+   * when a stale memo entry or the local engine still answered the device.
+   */
+  readonly error?: Error;
+  /** The class is `Mobile` (phones; a mobile crawler such as Googlebot Smartphone included). */
+  readonly isMobile: boolean;
+  /** The class is `Tablet`. */
+  readonly isTablet: boolean;
+  /** The class is `Computer` or `Desktop`. */
+  readonly isDesktop: boolean;
+  /** The user-agent is a crawler or script (per `isbot`), or the class is `Bot`. */
+  readonly isBot: boolean;
+}
+
+/** Specs of an unknown device: every field empty. Frozen and shared. */
+export const EMPTY_SPECS: DeviceSpecs = Object.freeze(
+  Object.fromEntries([
+    ...DEVICE_STRING_FIELDS.map((f) => [f, ""] as const),
+    ...DEVICE_LIST_FIELDS.map((f) => [f, Object.freeze([]) as unknown as string[]] as const),
+  ]) as DeviceSpecs,
+);
+
+const DESKTOP_CLASSES: ReadonlySet<string> = new Set(["Computer", "Desktop"]);
+
+/**
+ * Class hinted by a user-agent, used for crawlers that were not detected: a crawler announcing a
+ * mobile device (Googlebot Smartphone, bingbot mobile) must count as mobile.
+ */
+export function classHintFromUserAgent(userAgent: string): DeviceClass {
+  if (/iPad|Tablet/i.test(userAgent)) return "Tablet";
+  if (/Mobile|iPhone|iPod|Windows Phone|IEMobile|Opera Mini|BlackBerry/i.test(userAgent)) return "Mobile";
+  return "Unknown";
+}
+
+/** Parts of a device that do not depend on the request's IP. */
+export interface DevicePart {
+  readonly reply: DetectReply;
+  readonly bot: boolean;
+}
+
+/** Builds a device. Shared memo devices are frozen, so one request cannot change another's. */
+export function buildDevice(
+  part: DevicePart,
+  source: DeviceSource,
+  geoip: GeoIp | undefined,
+  error?: Error,
+): Device {
+  const { reply, bot } = part;
+  const specs = reply.hd_specs ?? EMPTY_SPECS;
+  const cls: DeviceClass = reply.class || specs.general_type || "Unknown";
+  const device: { -readonly [K in keyof Device]: Device[K] } = {
+    specs,
+    class: cls,
+    productInfo: reply.product_info,
+    display: reply.display,
+    geoip,
+    source,
+    status: reply.status,
+    message: reply.message,
+    isMobile: cls === "Mobile",
+    isTablet: cls === "Tablet",
+    isDesktop: DESKTOP_CLASSES.has(cls),
+    isBot: bot || cls === "Bot",
+  };
+  if (error !== undefined) device.error = error;
+  return Object.freeze(device);
+}
+
+/** A reply for "no detection ran": status `-1`, the given message, and a class hinted for crawlers. */
+export function noReply(message: string, bot: boolean, userAgent: string): DevicePart {
+  return { reply: { status: -1, message, class: bot ? classHintFromUserAgent(userAgent) : "Unknown" }, bot };
+}
+
+/** For crawlers whose device was not found, lets the user-agent's mobile hint decide the class. */
+export function withCrawlerHint(part: DevicePart, userAgent: string): DevicePart {
+  if (!part.bot || (part.reply.class && part.reply.class !== "Unknown")) return part;
+  const hint = classHintFromUserAgent(userAgent);
+  return hint === "Unknown" ? part : { reply: { ...part.reply, class: hint }, bot: true };
+}
+
+/**
+ * Checks that a detector answered something shaped like a detect reply, and returns it; throws
+ * `HdProtocolError` for anything else (a detector that returns garbage must not reach the app).
+ */
+export function checkReply(value: unknown): DetectReply {
+  if (typeof value !== "object" || value === null) {
+    throw new HdProtocolError(
+      `Detector returned ${value === null ? "null" : typeof value}, not a detect reply.`,
+    );
+  }
+  const reply = value as Record<string, unknown>;
+  if (typeof reply.status !== "number" || !Number.isFinite(reply.status)) {
+    throw new HdProtocolError("Detector reply has no numeric `status`.");
+  }
+  if (reply.message !== undefined && typeof reply.message !== "string") {
+    throw new HdProtocolError("Detector reply `message` is not a string.");
+  }
+  if (reply.class !== undefined && typeof reply.class !== "string") {
+    throw new HdProtocolError("Detector reply `class` is not a string.");
+  }
+  for (const group of ["hd_specs", "product_info", "display", "geoip"]) {
+    const g = reply[group];
+    if (g !== undefined && (typeof g !== "object" || g === null || Array.isArray(g))) {
+      throw new HdProtocolError(`Detector reply \`${group}\` is not an object.`);
+    }
+  }
+  let checked = value as DetectReply;
+  if (reply.message === undefined) checked = { ...checked, message: "" };
+  const specs = checked.hd_specs;
+  if (
+    specs !== undefined &&
+    !(DEVICE_STRING_FIELDS.every((f) => f in specs) && DEVICE_LIST_FIELDS.every((f) => f in specs))
+  ) {
+    checked = { ...checked, hd_specs: { ...EMPTY_SPECS, ...specs } };
+  }
+  return checked;
+}

@@ -1,0 +1,14 @@
+// Types `req.device` (and `res.locals.device`) on Express's Request and Response, v4 and v5 alike.
+
+import type { Device } from "./device.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** The device of this request, set by `handsetDetection()`. */
+    device: Device;
+  }
+  interface Locals {
+    /** The device of this request, for templates; set by `handsetDetection()`. */
+    device: Device;
+  }
+}

@@ -1,0 +1,168 @@
+// The middleware factory: `app.use(handsetDetection(options))` gives every request a typed device.
+
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { MemoryStore } from "../cache/memory-store.js";
+import { HdProtocolError } from "../errors.js";
+import { warnOnce } from "../logger.js";
+import { CircuitBreaker } from "./breaker.js";
+import { createHeaderPicker, type PickedHeaders } from "./detection-headers.js";
+import { chooseDetectors } from "./detectors.js";
+import { buildDevice, type Device, noReply } from "./device.js";
+import { DeviceResolver } from "./device-resolver.js";
+import "./express-augmentation.js";
+import { isThenable, Memo, type MemoValue } from "./memo.js";
+import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
+import { QuotaGuard } from "./quota.js";
+
+/** The middleware returned by {@link handsetDetection}. */
+export interface HandsetDetectionMiddleware extends RequestHandler {
+  /** Which detector answers devices: `local` (engine) or `cloud`, as decided at construction. */
+  readonly mode: "local" | "cloud";
+}
+
+/** Adds `name` to a `Vary` header value unless it is already there (or the value is `*`). */
+function appendVary(previous: string, names: string): string {
+  const trimmed = previous.trim();
+  if (trimmed === "") return names;
+  if (trimmed === "*") return trimmed;
+  const have = new Set(trimmed.split(",").map((n) => n.trim().toLowerCase()));
+  const add = names.split(", ").filter((n) => !have.has(n.toLowerCase()));
+  return add.length === 0 ? trimmed : `${trimmed}, ${add.join(", ")}`;
+}
+
+/**
+ * Creates the middleware that sets `req.device` (and `res.locals.device`) on every request.
+ * Options are validated here, once: anything unusable throws `HdOptionError` naming the option.
+ *
+ * @example
+ * import express from "express";
+ * import { HdClient, handsetDetection } from "express-handset-detection";
+ *
+ * const app = express();
+ * const client = new HdClient({ username: "u", secret: "s", siteId: 123 });
+ * app.use(handsetDetection({ client, mode: "cloud", detectOptions: ["geoip"], timeoutMs: 800 }));
+ * app.get("/", (req, res) => res.send(req.device.isMobile ? "mobile" : "not mobile"));
+ */
+export function handsetDetection(options: HandsetDetectionOptions): HandsetDetectionMiddleware {
+  const config = resolveOptions(options);
+  const { logger, failOpen, onError, vary, geoip } = config;
+  const detectors = chooseDetectors(config);
+  const warn = warnOnce(logger);
+
+  const storeError = (error: unknown): void =>
+    warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  let memo: Memo | undefined;
+  if (config.store !== undefined) memo = new Memo(config.store, config.ttlMs, storeError);
+  else if (config.cacheSize > 0) {
+    memo = new Memo(new MemoryStore<MemoValue>({ maxEntries: config.cacheSize }), config.ttlMs, storeError);
+  }
+
+  const breaker = new CircuitBreaker({
+    threshold: config.breakerThreshold,
+    cooldownMs: config.breakerCooldownMs,
+    onChange: (state, { failures, lastError }) => {
+      if (state === "open") {
+        logger.warn(
+          `Cloud detection failed ${failures} times in a row; pausing it for ${config.breakerCooldownMs} ms.`,
+          {
+            code: "HD_BREAKER_OPEN",
+            error: lastError instanceof Error ? lastError.message : String(lastError),
+          },
+        );
+      } else {
+        logger.info?.("Cloud detection answers again.", { code: "HD_BREAKER_CLOSED" });
+      }
+    },
+  });
+  const quota =
+    config.monthlyQuota === undefined
+      ? undefined
+      : new QuotaGuard({
+          monthlyQuota: config.monthlyQuota,
+          onSpent: ({ month }) =>
+            logger.warn(
+              `The monthly quota of ${config.monthlyQuota} cloud detections is spent for ${month}; ${
+                detectors.engine ? "the local engine answers" : "devices are marked unknown"
+              } until the month ends.`,
+              { code: "HD_QUOTA_SPENT", month },
+            ),
+        });
+
+  const resolver = new DeviceResolver({
+    mode: detectors.mode,
+    cloud: detectors.cloud,
+    engine: detectors.engine,
+    memo,
+    geoip,
+    legacyOptions: config.legacyOptions,
+    skipBots: config.skipBots,
+    timeoutMs: config.timeoutMs,
+    quota,
+    breaker,
+    debug: (message, details) => logger.debug?.(message, details),
+  });
+  const pick = createHeaderPicker(config.ignoreHeaders);
+
+  const reportError = (error: Error, req: Request): void => {
+    if (onError === undefined) return;
+    try {
+      onError(error, req);
+    } catch (hookError) {
+      logger.warn("The onError hook threw; the request continues.", {
+        code: "HD_ON_ERROR_HOOK_THREW",
+        error: hookError instanceof Error ? hookError.message : String(hookError),
+      });
+    }
+  };
+
+  const finish = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    picked: PickedHeaders,
+    device: Device,
+  ): void => {
+    req.device = device;
+    res.locals.device = device;
+    if (vary && !res.headersSent) {
+      const previous = res.getHeader("Vary");
+      if (previous === undefined) res.setHeader("Vary", picked.vary);
+      else res.setHeader("Vary", appendVary(String(previous), picked.vary));
+    }
+    const error = device.error;
+    if (error !== undefined) {
+      reportError(error, req);
+      if (!failOpen && device.status !== 0) {
+        next(error);
+        return;
+      }
+    }
+    next();
+  };
+
+  const middleware = function handsetDetectionMiddleware(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): void {
+    const picked = pick(req.headers);
+    let result: Device | Promise<Device>;
+    try {
+      result = resolver.resolve(picked, geoip ? req.ip : undefined);
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new HdProtocolError(String(thrown));
+      result = buildDevice(noReply(error.message, false, picked.userAgent), detectors.mode, undefined, error);
+    }
+    if (!isThenable(result)) {
+      finish(req, res, next, picked, result);
+      return;
+    }
+    result.then((device) => finish(req, res, next, picked, device));
+  };
+  return Object.defineProperty(middleware, "mode", {
+    value: detectors.mode,
+    enumerable: true,
+  }) as HandsetDetectionMiddleware;
+}

@@ -1,0 +1,403 @@
+// The middleware's options: declared once, validated once at construction, resolved to a config.
+
+import type { Request } from "express";
+import type { CacheStore } from "../cache/types.js";
+import { describeOptionValue, HdOptionError } from "../errors.js";
+import { consoleLogger, type Logger } from "../logger.js";
+import type { DetectOption, Detector } from "../types.js";
+import type { MemoValue } from "./memo.js";
+
+/** Which detector answers devices. */
+export type DetectionMode = "auto" | "local" | "cloud";
+
+/** Options of {@link handsetDetection}. Every option is optional; units are in the names. */
+export interface HandsetDetectionOptions {
+  /** A cloud client (`HdClient`) to detect with. Give this or `username`/`secret`/`siteId`. */
+  client?: Detector;
+  /** A local engine (`LocalEngine`) to detect with, shared by every middleware given it. Or give `cacheDir`. */
+  engine?: Detector;
+  /** API username: with `secret` and `siteId`, builds the cloud client. */
+  username?: string;
+  /** API secret: with `username` and `siteId`, builds the cloud client. Never logged. */
+  secret?: string;
+  /** Site id: with `username` and `secret`, builds the cloud client. */
+  siteId?: string | number;
+  /** Base address of the API for a client built from credentials (default: the vendor's service). */
+  baseUrl?: string;
+  /**
+   * Directory holding `hd3specs.json` and `hd3trees.json` (as `hd3 sync` writes them). When it
+   * holds both, a local engine is loaded from it, once per directory per process.
+   */
+  cacheDir?: string;
+  /**
+   * `local` (local engine), `cloud` (cloud detect) or `auto` (default): local when an `engine` is
+   * given or `cacheDir` holds data, otherwise cloud.
+   */
+  mode?: DetectionMode;
+  /**
+   * Detection options: `geoip`, or `legacy` with legacy groups (`product_info`, `display`). The
+   * v3 specs (`hd_specs`) are always asked for. In local mode these come from the cloud (geoip
+   * memoised per IP, legacy groups per device), so they need `client` or credentials.
+   */
+  detectOptions?: readonly DetectOption[];
+  /**
+   * Longest a request waits for a detection, in milliseconds (default 1000). Past it the
+   * request continues with an unknown device; the detection may finish in the background and
+   * fill the memo for later requests.
+   */
+  timeoutMs?: number;
+  /** How many detections the default in-memory memo keeps (default 10,000); `0` disables the memo. */
+  cacheSize?: number;
+  /** How long a memoised detection is fresh, in milliseconds (default 24 h). Expired entries are still served while the cloud fails. */
+  ttlMs?: number;
+  /** A shared memo store (e.g. Redis) instead of the in-memory one. `cacheSize` does not apply to it. */
+  store?: CacheStore<MemoValue>;
+  /**
+   * Skip cloud detection for crawlers and scripts, per `isbot` (default `true`). The local engine
+   * still runs when present; a crawler announcing a mobile device (Googlebot Smartphone) is
+   * still `isMobile`.
+   */
+  skipBots?: boolean;
+  /**
+   * Cloud detections allowed per calendar month (UTC), counted in this process. When spent, the
+   * local engine answers if present, otherwise devices are `skipped`; the logger says so once.
+   */
+  monthlyQuota?: number;
+  /** Consecutive cloud failures that stop cloud calls for `breakerCooldownMs` (default 5). */
+  breakerThreshold?: number;
+  /** How long cloud calls stay stopped after `breakerThreshold` failures, in milliseconds (default 30 s). */
+  breakerCooldownMs?: number;
+  /**
+   * `true` (default): a failed or late detection leaves `req.device` unknown with `error` set and
+   * the request continues. `false`: the error goes to `next(error)`.
+   */
+  failOpen?: boolean;
+  /** Called for each request whose detection failed or timed out. Errors it throws are logged. */
+  onError?: (error: Error, req: Request) => void;
+  /** Where warnings go (default: `console.warn`). pino, winston and console fit. */
+  logger?: Logger;
+  /** Set `Vary` for the detection headers on every response (default `true`). */
+  vary?: boolean;
+  /** Lower-case header names never to send for detection, on top of the built-in exclusions (e.g. `accept-language`). */
+  ignoreHeaders?: readonly string[];
+}
+
+/** Every option name, so that validation and docs cannot miss one. */
+export const KNOWN_OPTIONS: { readonly [K in keyof Required<HandsetDetectionOptions>]: true } = {
+  client: true,
+  engine: true,
+  username: true,
+  secret: true,
+  siteId: true,
+  baseUrl: true,
+  cacheDir: true,
+  mode: true,
+  detectOptions: true,
+  timeoutMs: true,
+  cacheSize: true,
+  ttlMs: true,
+  store: true,
+  skipBots: true,
+  monthlyQuota: true,
+  breakerThreshold: true,
+  breakerCooldownMs: true,
+  failOpen: true,
+  onError: true,
+  logger: true,
+  vary: true,
+  ignoreHeaders: true,
+};
+
+/** Defaults of the options that have one. */
+export const DEFAULTS = {
+  mode: "auto",
+  timeoutMs: 1000,
+  cacheSize: 10_000,
+  ttlMs: 24 * 60 * 60 * 1000,
+  skipBots: true,
+  breakerThreshold: 5,
+  breakerCooldownMs: 30_000,
+  failOpen: true,
+  vary: true,
+} as const;
+
+/** Credentials for building a cloud client. */
+export interface Credentials {
+  username: string;
+  secret: string;
+  siteId: string | number;
+  baseUrl?: string;
+}
+
+/** Options after validation: defaults applied, nothing left to check on the request path. */
+export interface ResolvedOptions {
+  client: Detector | undefined;
+  engine: Detector | undefined;
+  credentials: Credentials | undefined;
+  cacheDir: string | undefined;
+  mode: DetectionMode;
+  /** Options as asked (without `hd_specs`). */
+  detectOptions: readonly string[];
+  geoip: boolean;
+  /** Legacy words (everything but `geoip` and `hd_specs`). */
+  legacyOptions: readonly string[];
+  timeoutMs: number;
+  cacheSize: number;
+  ttlMs: number;
+  store: CacheStore<MemoValue> | undefined;
+  skipBots: boolean;
+  monthlyQuota: number | undefined;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
+  failOpen: boolean;
+  onError: ((error: Error, req: Request) => void) | undefined;
+  logger: Logger;
+  vary: boolean;
+  ignoreHeaders: readonly string[];
+}
+
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Edit distance, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The known option closest to `name`, when close enough to be a likely typo. */
+export function suggestOption(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const known of Object.keys(KNOWN_OPTIONS)) {
+    const k = known.toLowerCase();
+    const score = k.startsWith(lower) || lower.startsWith(k) ? 1 : distance(lower, k);
+    if (score < bestScore) {
+      bestScore = score;
+      best = known;
+    }
+  }
+  return bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+const NO_VALUE = Symbol("no value");
+
+function fail(option: string, message: string, value: unknown = NO_VALUE, secret = false): never {
+  const shown = value === NO_VALUE ? "" : ` Got ${describeOptionValue(value, secret)}.`;
+  throw new HdOptionError(option, `${message}${shown}`);
+}
+
+function positiveMs(option: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    fail(option, `expected a number of milliseconds between 1 and ${MAX_TIMER_MS}.`, value);
+  }
+  return value;
+}
+
+function integer(option: string, value: unknown, min: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+    fail(option, `expected an integer of at least ${min}.`, value);
+  }
+  return value;
+}
+
+function boolean(option: string, value: unknown): boolean {
+  if (typeof value !== "boolean") fail(option, "expected true or false.", value);
+  return value;
+}
+
+function nonEmptyString(option: string, value: unknown, secret = false): string {
+  if (typeof value !== "string" || value.trim() === "")
+    fail(option, "expected a non-empty string.", value, secret);
+  return value;
+}
+
+function detector(option: string, value: unknown, what: string): Detector {
+  if (typeof value !== "object" || value === null || typeof (value as Detector).detect !== "function") {
+    fail(option, `expected ${what} (an object with a detect(headers, params) method).`, value);
+  }
+  return value as Detector;
+}
+
+/**
+ * Validates the caller's options and applies defaults. Throws `HdOptionError` naming the option
+ * for anything unusable: unknown or misspelt keys, wrong types, contradicting options. Whether
+ * `cacheDir` holds data is decided later, when detectors are built.
+ */
+export function resolveOptions(options: unknown): ResolvedOptions {
+  if (options === undefined) {
+    fail(
+      "options",
+      "handsetDetection() needs an options object naming a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.",
+    );
+  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    fail("options", "expected an options object.", options);
+  }
+  const o = options as Record<string, unknown>;
+  if ("headers" in o && "method" in o && "socket" in o) {
+    fail(
+      "options",
+      "handsetDetection was given a request: it is a factory. Write `app.use(handsetDetection({ ... }))`, not `app.use(handsetDetection)`.",
+    );
+  }
+  for (const key of Object.keys(o)) {
+    if (Object.hasOwn(KNOWN_OPTIONS, key)) continue;
+    const hint = suggestOption(key);
+    fail(key, `unknown option.${hint ? ` Did you mean \`${hint}\`?` : ""}`);
+  }
+  const opt = o as HandsetDetectionOptions & Record<string, unknown>;
+  const given = (key: keyof HandsetDetectionOptions): boolean => opt[key] !== undefined;
+
+  const client = given("client") ? detector("client", opt.client, "a cloud client (HdClient)") : undefined;
+  const engine = given("engine") ? detector("engine", opt.engine, "a local engine (LocalEngine)") : undefined;
+
+  const credentialKeys = ["username", "secret", "siteId"] as const;
+  const someCredentials = credentialKeys.filter((k) => given(k));
+  let credentials: Credentials | undefined;
+  if (someCredentials.length > 0) {
+    const missing = credentialKeys.find((k) => !given(k));
+    if (missing)
+      fail(missing, `is needed together with ${someCredentials.map((k) => `\`${k}\``).join(", ")}.`);
+    if (client) fail("client", "give either `client` or `username`/`secret`/`siteId`, not both.");
+    const siteId = opt.siteId;
+    if (!(typeof siteId === "number" && Number.isSafeInteger(siteId) && siteId > 0)) {
+      nonEmptyString("siteId", siteId);
+    }
+    credentials = {
+      username: nonEmptyString("username", opt.username),
+      secret: nonEmptyString("secret", opt.secret, true),
+      siteId: siteId as string | number,
+    };
+  }
+  if (given("baseUrl")) {
+    const baseUrl = nonEmptyString("baseUrl", opt.baseUrl);
+    if (!credentials) fail("baseUrl", "only applies to a client built from `username`/`secret`/`siteId`.");
+    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+      fail("baseUrl", "expected an http(s) URL.", baseUrl);
+    }
+    credentials.baseUrl = baseUrl;
+  }
+
+  const cacheDir = given("cacheDir") ? nonEmptyString("cacheDir", opt.cacheDir) : undefined;
+  if (engine && cacheDir !== undefined) fail("cacheDir", "give either `engine` or `cacheDir`, not both.");
+
+  const mode = opt.mode ?? DEFAULTS.mode;
+  if (mode !== "auto" && mode !== "local" && mode !== "cloud") {
+    fail("mode", 'expected "auto", "local" or "cloud".', mode);
+  }
+  const hasCloud = client !== undefined || credentials !== undefined;
+  const hasLocal = engine !== undefined || cacheDir !== undefined;
+  if (mode === "cloud" && !hasCloud) {
+    fail("mode", '"cloud" needs `client` or `username`/`secret`/`siteId`.');
+  }
+  if (mode === "local" && !hasLocal) fail("mode", '"local" needs `engine` or `cacheDir`.');
+  if (!hasCloud && !hasLocal) {
+    fail("options", "name a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.");
+  }
+
+  let detectOptions: readonly string[] = [];
+  if (given("detectOptions")) {
+    const list = opt.detectOptions;
+    if (!Array.isArray(list))
+      fail("detectOptions", 'expected an array of option words, e.g. ["geoip"].', list);
+    for (const word of list as unknown[]) {
+      if (typeof word !== "string" || !/^[a-z0-9_]+$/i.test(word)) {
+        fail("detectOptions", "expected option words such as geoip, legacy, product_info, display.", word);
+      }
+    }
+    detectOptions = [...new Set((list as string[]).filter((w) => w !== "hd_specs"))];
+  }
+  const geoip = detectOptions.includes("geoip");
+  const legacyOptions = detectOptions.filter((w) => w !== "geoip");
+
+  const cacheSize = given("cacheSize") ? integer("cacheSize", opt.cacheSize, 0) : DEFAULTS.cacheSize;
+  const store = given("store") ? opt.store : undefined;
+  if (store !== undefined) {
+    const s = store as unknown as Record<string, unknown>;
+    if (
+      typeof s !== "object" ||
+      s === null ||
+      !["get", "set", "delete"].every((m) => typeof s[m] === "function")
+    ) {
+      fail("store", "expected a CacheStore (get, set and delete methods).", store);
+    }
+    if (given("cacheSize")) fail("cacheSize", "does not apply to a custom `store`: size the store itself.");
+  }
+
+  const logger = given("logger") ? opt.logger : consoleLogger;
+  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
+    fail("logger", "expected a logger with a warn(message, details) method.", logger);
+  }
+  const onError = given("onError") ? opt.onError : undefined;
+  if (onError !== undefined && typeof onError !== "function")
+    fail("onError", "expected a function.", onError);
+
+  let ignoreHeaders: readonly string[] = [];
+  if (given("ignoreHeaders")) {
+    const list = opt.ignoreHeaders;
+    if (!Array.isArray(list)) fail("ignoreHeaders", "expected an array of header names.", list);
+    for (const name of list as unknown[]) {
+      if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+        fail("ignoreHeaders", "expected lower-case header names.", name);
+      }
+      if (name === "user-agent")
+        fail("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
+    }
+    ignoreHeaders = [...(list as string[])];
+  }
+
+  return {
+    client,
+    engine,
+    credentials,
+    cacheDir,
+    mode,
+    detectOptions,
+    geoip,
+    legacyOptions,
+    timeoutMs: given("timeoutMs") ? positiveMs("timeoutMs", opt.timeoutMs) : DEFAULTS.timeoutMs,
+    cacheSize,
+    ttlMs: given("ttlMs") ? positiveMs("ttlMs", opt.ttlMs) : DEFAULTS.ttlMs,
+    store,
+    skipBots: given("skipBots") ? boolean("skipBots", opt.skipBots) : DEFAULTS.skipBots,
+    monthlyQuota: given("monthlyQuota") ? integer("monthlyQuota", opt.monthlyQuota, 1) : undefined,
+    breakerThreshold: given("breakerThreshold")
+      ? integer("breakerThreshold", opt.breakerThreshold, 1)
+      : DEFAULTS.breakerThreshold,
+    breakerCooldownMs: given("breakerCooldownMs")
+      ? positiveMs("breakerCooldownMs", opt.breakerCooldownMs)
+      : DEFAULTS.breakerCooldownMs,
+    failOpen: given("failOpen") ? boolean("failOpen", opt.failOpen) : DEFAULTS.failOpen,
+    onError,
+    logger,
+    vary: given("vary") ? boolean("vary", opt.vary) : DEFAULTS.vary,
+    ignoreHeaders,
+  };
+}
+
+/**
+ * Checks the detect options against the detectors actually available: geoip and legacy groups
+ * come from the cloud only, so local-only detection refuses them rather than leave them empty.
+ */
+export function checkCloudOnlyOptions(
+  resolved: ResolvedOptions,
+  local: boolean,
+  cloudAvailable: boolean,
+): void {
+  if (!local || cloudAvailable || resolved.detectOptions.length === 0) return;
+  fail(
+    "detectOptions",
+    `${resolved.detectOptions.map((w) => `"${w}"`).join(", ")} cannot be answered by the local engine (local data has no geoip and no legacy groups). Give \`client\` or \`username\`/\`secret\`/\`siteId\` so they are fetched from the cloud, or drop them.`,
+    resolved.detectOptions,
+  );
+}

@@ -1,0 +1,153 @@
+// Benchmark: bare Express vs the middleware on a memo hit, and the local engine with no memo (loopback only).
+//
+// usage: npm run bench:middleware            (5 s per scenario; BENCH_SECONDS=N to change)
+// The apps run in a child process so that autocannon (this process) does not share their CPU.
+
+import { fork } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import express, { type Express } from "express";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import { silentLogger } from "../../src/logger.js";
+import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { Detector, DetectReply } from "../../src/types.js";
+import { TINY_SPECS, TINY_TREES } from "../middleware/tiny-data.js";
+
+const UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 32;
+
+type Scenario = "bare" | "memo" | "local";
+
+/** A tiny hand-made data set: three devices, a user-agent sieve, one platform and one browser extra. */
+function tinyEngine(): LocalEngine {
+  return LocalEngine.fromData(TINY_SPECS, TINY_TREES);
+}
+
+/** A cloud stand-in that answers at once: on a memo hit it is never called anyway. */
+const instantCloud: Detector = {
+  detect: async (): Promise<DetectReply> => ({
+    status: 0,
+    message: "OK",
+    class: "Mobile",
+  }),
+};
+
+function appFor(scenario: Scenario): Express {
+  const app = express();
+  app.set("etag", false);
+  if (scenario === "memo") app.use(handsetDetection({ client: instantCloud, logger: silentLogger }));
+  if (scenario === "local")
+    app.use(handsetDetection({ engine: tinyEngine(), cacheSize: 0, logger: silentLogger }));
+  app.get("/", (req, res) => {
+    res.send(scenario === "bare" || req.device.class !== "" ? "ok" : "?");
+  });
+  return app;
+}
+
+async function serve(): Promise<void> {
+  const ports: Record<string, number> = {};
+  for (const scenario of ["bare", "memo", "local"] as const) {
+    const server = appFor(scenario).listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    ports[scenario] = (server.address() as AddressInfo).port;
+  }
+  process.send?.(ports);
+  process.on("disconnect", () => process.exit(0));
+}
+
+async function measure(port: number, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { "user-agent": UA, "accept-language": "en-GB,en;q=0.9" },
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`port ${port}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
+  }
+  return result.requests.average;
+}
+
+/** Microbenchmark: the middleware alone on a memo hit, called with a stub request, in ns per call. */
+async function hotPath(): Promise<number> {
+  const middleware = handsetDetection({ client: instantCloud, logger: silentLogger });
+  const headers = {
+    host: "127.0.0.1",
+    "user-agent": UA,
+    accept: "text/html",
+    "accept-language": "en-GB,en;q=0.9",
+    "accept-encoding": "gzip",
+    connection: "keep-alive",
+  };
+  let nexts = 0;
+  const next = (): void => {
+    nexts += 1;
+  };
+  const call = (): void => {
+    const res = { locals: {}, headersSent: false, getHeader: () => undefined, setHeader: () => res };
+    middleware({ headers, ip: "127.0.0.1" } as never, res as never, next);
+  };
+  call();
+  await new Promise((resolve) => setTimeout(resolve, 10)); // the first call detects; then every call is a hit
+  const n = 500_000;
+  for (let i = 0; i < n / 5; i++) call();
+  nexts = 0;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) call();
+  const elapsed = Number(process.hrtime.bigint() - started);
+  if (nexts !== n) throw new Error(`expected ${n} synchronous memo hits, got ${nexts}`);
+  return elapsed / n;
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const ports = await new Promise<Record<Scenario, number>>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as Record<Scenario, number>));
+    child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)));
+  });
+  try {
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds of bare/memo, 127.0.0.1, Node ${process.version}`,
+    );
+    for (const scenario of ["bare", "memo", "local"] as const) await measure(ports[scenario], 1); // warm-up
+    const bare: number[] = [];
+    const memo: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: Scenario[] = round % 2 === 0 ? ["bare", "memo"] : ["memo", "bare"];
+      for (const scenario of order) {
+        const rps = await measure(ports[scenario], SECONDS);
+        (scenario === "bare" ? bare : memo).push(rps);
+      }
+    }
+    const local = await measure(ports.local, SECONDS);
+    const fmt = (n: number) => n.toFixed(0).padStart(8);
+    const runs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
+    console.log(`bare Express                       ${fmt(median(bare))} req/s (median of ${runs(bare)})`);
+    console.log(`middleware, memo hit               ${fmt(median(memo))} req/s (median of ${runs(memo)})`);
+    console.log(`middleware, local engine, no memo  ${fmt(local)} req/s`);
+    console.log(
+      `memo hit / bare                    ${((median(memo) / median(bare)) * 100).toFixed(1)}% (target >= 95%)`,
+    );
+  } finally {
+    child.disconnect();
+  }
+  const ns = await hotPath();
+  console.log(
+    `middleware alone on a memo hit     ${ns.toFixed(0)} ns per request (called directly, synchronous)`,
+  );
+}
+
+if (process.argv.includes("--serve")) await serve();
+else await main();

@@ -1,0 +1,190 @@
+// Option validation of handsetDetection(): every mistake is caught at construction, naming the option.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import request from "supertest";
+import { afterAll, describe, expect, it } from "vitest";
+import { HdOptionError } from "../../src/errors.js";
+import { silentLogger } from "../../src/logger.js";
+import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { type HandsetDetectionOptions, KNOWN_OPTIONS, suggestOption } from "../../src/middleware/options.js";
+import { fakeCloud, fakeEngine } from "./helpers.js";
+
+function optionError(make: () => unknown): HdOptionError {
+  try {
+    make();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HdOptionError);
+    expect((error as HdOptionError).code).toBe("ERR_HD_INVALID_OPTION");
+    return error as HdOptionError;
+  }
+  throw new Error("expected an HdOptionError");
+}
+
+const build = (options: unknown) => () => handsetDetection(options as HandsetDetectionOptions);
+const client = fakeCloud();
+const engine = fakeEngine();
+const emptyDir = mkdtempSync(join(tmpdir(), "hd-empty-"));
+afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
+
+describe("handsetDetection options", () => {
+  it("rejects a call without options, naming what is needed", () => {
+    const error = optionError(build(undefined));
+    expect(error.option).toBe("options");
+    expect(error.message).toContain("client");
+  });
+
+  it("catches app.use(handsetDetection) without the call, with a helpful message", async () => {
+    const app = express();
+    app.use(handsetDetection as unknown as express.RequestHandler);
+    app.get("/", (_req, res) => {
+      res.send("never");
+    });
+    app.use(((error, _req, res, _next) => {
+      res.status(500).json({ code: error.code, message: error.message });
+    }) as express.ErrorRequestHandler);
+    const res = await request(app).get("/").expect(500);
+    expect(res.body.code).toBe("ERR_HD_INVALID_OPTION");
+    expect(res.body.message).toContain("app.use(handsetDetection({");
+  });
+
+  it.each([
+    ["timeout", "timeoutMs"],
+    ["ttl", "ttlMs"],
+    ["cachesize", "cacheSize"],
+    ["skipbots", "skipBots"],
+    ["detectOption", "detectOptions"],
+    ["breakerCooldown", "breakerCooldownMs"],
+    ["monthlyQuotas", "monthlyQuota"],
+  ])("suggests %s -> %s for a likely typo", (typo, meant) => {
+    const error = optionError(build({ client, [typo]: 1 }));
+    expect(error.option).toBe(typo);
+    expect(error.message).toContain(`Did you mean \`${meant}\`?`);
+    expect(suggestOption(typo)).toBe(meant);
+  });
+
+  it("rejects an unknown option without a close match, without a suggestion", () => {
+    const error = optionError(build({ client, frobnicate: true }));
+    expect(error.option).toBe("frobnicate");
+    expect(error.message).not.toContain("Did you mean");
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["client", { client: { notDetect: true } }],
+    ["engine", { engine: 42 }],
+    ["mode", { client, mode: "hybrid" }],
+    ["detectOptions", { client, detectOptions: "geoip" }],
+    ["detectOptions", { client, detectOptions: ["geo ip"] }],
+    ["timeoutMs", { client, timeoutMs: 0 }],
+    ["timeoutMs", { client, timeoutMs: "1000" }],
+    ["timeoutMs", { client, timeoutMs: Number.POSITIVE_INFINITY }],
+    ["cacheSize", { client, cacheSize: -1 }],
+    ["cacheSize", { client, cacheSize: 1.5 }],
+    ["ttlMs", { client, ttlMs: -5 }],
+    ["store", { client, store: { get() {} } }],
+    ["skipBots", { client, skipBots: "yes" }],
+    ["monthlyQuota", { client, monthlyQuota: 0 }],
+    ["breakerThreshold", { client, breakerThreshold: 0 }],
+    ["breakerCooldownMs", { client, breakerCooldownMs: -1 }],
+    ["failOpen", { client, failOpen: 1 }],
+    ["onError", { client, onError: "log" }],
+    ["logger", { client, logger: {} }],
+    ["vary", { client, vary: "yes" }],
+    ["ignoreHeaders", { client, ignoreHeaders: "cookie" }],
+    ["ignoreHeaders", { client, ignoreHeaders: ["Accept-Language"] }],
+    ["ignoreHeaders", { client, ignoreHeaders: ["user-agent"] }],
+    ["cacheDir", { cacheDir: "" }],
+    ["baseUrl", { client, baseUrl: "http://127.0.0.1:1" }],
+    ["baseUrl", { username: "u", secret: "s", siteId: 1, baseUrl: "ftp://x" }],
+    ["siteId", { username: "u", secret: "s", siteId: {} }],
+    ["secret", { username: "u", siteId: 1 }],
+    ["username", { secret: "s", siteId: 1 }],
+  ])("rejects a bad %s", (option, options) => {
+    expect(optionError(build({ logger: silentLogger, ...options })).option).toBe(option);
+  });
+
+  it("never shows the secret in a message", () => {
+    const error = optionError(build({ username: "u", secret: " ", siteId: 1 }));
+    expect(error.option).toBe("secret");
+    expect(error.message).toContain("[redacted]");
+  });
+
+  it("rejects contradicting options", () => {
+    expect(optionError(build({ client, username: "u", secret: "s", siteId: 1 })).option).toBe("client");
+    expect(optionError(build({ engine, cacheDir: "/tmp/x" })).option).toBe("cacheDir");
+    expect(optionError(build({ engine, mode: "cloud" })).option).toBe("mode");
+    expect(optionError(build({ client, mode: "local" })).option).toBe("mode");
+    expect(optionError(build({ client, store: { get: 1, set() {}, delete() {} } })).option).toBe("store");
+    const store = { get() {}, set() {}, delete() {} };
+    expect(optionError(build({ client, cacheSize: 10, store })).option).toBe("cacheSize");
+  });
+
+  it("refuses geoip or legacy groups in local mode without a cloud client, never leaving them empty", () => {
+    const error = optionError(build({ engine, detectOptions: ["geoip"] }));
+    expect(error.option).toBe("detectOptions");
+    expect(error.message).toContain("local engine");
+    expect(optionError(build({ engine, detectOptions: ["legacy", "product_info"] })).option).toBe(
+      "detectOptions",
+    );
+    expect(() =>
+      handsetDetection({ engine, client, detectOptions: ["geoip"], logger: silentLogger }),
+    ).not.toThrow();
+  });
+
+  it("refuses a cache directory without data in local mode, or with no cloud to fall back on", () => {
+    expect(optionError(build({ cacheDir: emptyDir, mode: "local" })).option).toBe("cacheDir");
+    expect(optionError(build({ cacheDir: emptyDir })).option).toBe("cacheDir");
+    expect(handsetDetection({ cacheDir: emptyDir, client, logger: silentLogger }).mode).toBe("cloud");
+  });
+
+  it("chooses local when an engine is given and cloud otherwise", () => {
+    expect(handsetDetection({ engine, logger: silentLogger }).mode).toBe("local");
+    expect(handsetDetection({ engine, client, logger: silentLogger }).mode).toBe("local");
+    expect(handsetDetection({ engine, client, mode: "cloud", logger: silentLogger }).mode).toBe("cloud");
+    expect(handsetDetection({ client, logger: silentLogger }).mode).toBe("cloud");
+    expect(handsetDetection({ username: "u", secret: "s", siteId: 7, logger: silentLogger }).mode).toBe(
+      "cloud",
+    );
+  });
+
+  it("does not change the caller's options object", () => {
+    const options: HandsetDetectionOptions = Object.freeze({
+      client,
+      detectOptions: Object.freeze(["geoip", "geoip"]),
+      logger: silentLogger,
+    });
+    expect(() => handsetDetection(options)).not.toThrow();
+    expect(options.detectOptions).toEqual(["geoip", "geoip"]);
+  });
+
+  it("lists every option in the known-options table", () => {
+    expect(Object.keys(KNOWN_OPTIONS).sort()).toEqual(
+      [
+        "client",
+        "engine",
+        "username",
+        "secret",
+        "siteId",
+        "baseUrl",
+        "cacheDir",
+        "mode",
+        "detectOptions",
+        "timeoutMs",
+        "cacheSize",
+        "ttlMs",
+        "store",
+        "skipBots",
+        "monthlyQuota",
+        "breakerThreshold",
+        "breakerCooldownMs",
+        "failOpen",
+        "onError",
+        "logger",
+        "vary",
+        "ignoreHeaders",
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,59 @@
+// Type tests: the public middleware types and the req.device augmentation of Express's Request.
+
+import express, { type RequestHandler } from "express";
+import { describe, expectTypeOf, it } from "vitest";
+import { mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
+import type { Device, DeviceSource } from "../../src/middleware/device.js";
+import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
+import { byDevice, whenDevice } from "../../src/middleware/routing.js";
+import type { DeviceSpecs, DisplayInfo, GeoIp, ProductInfo } from "../../src/types.js";
+import { fakeCloud } from "./helpers.js";
+
+describe("middleware types", () => {
+  it("types req.device on every Express request", () => {
+    const app = express();
+    app.use(
+      handsetDetection({ client: fakeCloud(), mode: "cloud", detectOptions: ["geoip"], timeoutMs: 500 }),
+    );
+    app.get("/", (req, res) => {
+      expectTypeOf(req.device).toEqualTypeOf<Device>();
+      expectTypeOf(req.device.specs).toEqualTypeOf<DeviceSpecs>();
+      expectTypeOf(req.device.specs.general_vendor).toBeString();
+      expectTypeOf(req.device.specs.network).toEqualTypeOf<string[]>();
+      expectTypeOf(req.device.class).toExtend<string>();
+      expectTypeOf(req.device.geoip).toEqualTypeOf<GeoIp | undefined>();
+      expectTypeOf(req.device.productInfo).toEqualTypeOf<ProductInfo | undefined>();
+      expectTypeOf(req.device.display).toEqualTypeOf<DisplayInfo | undefined>();
+      expectTypeOf(req.device.source).toEqualTypeOf<DeviceSource>();
+      expectTypeOf(req.device.status).toBeNumber();
+      expectTypeOf(req.device.message).toBeString();
+      expectTypeOf(req.device.error).toEqualTypeOf<Error | undefined>();
+      expectTypeOf(req.device.isMobile).toBeBoolean();
+      expectTypeOf(req.device.isTablet).toBeBoolean();
+      expectTypeOf(req.device.isDesktop).toBeBoolean();
+      expectTypeOf(req.device.isBot).toBeBoolean();
+      res.json({ vendor: req.device.specs.general_vendor });
+    });
+  });
+
+  it("types the factory, its options and the helpers", () => {
+    expectTypeOf(handsetDetection).parameter(0).toEqualTypeOf<HandsetDetectionOptions>();
+    expectTypeOf(handsetDetection).returns.toEqualTypeOf<HandsetDetectionMiddleware>();
+    expectTypeOf<HandsetDetectionMiddleware>().toExtend<RequestHandler>();
+    expectTypeOf<HandsetDetectionMiddleware["mode"]>().toEqualTypeOf<"local" | "cloud">();
+    expectTypeOf<DeviceSource>().toEqualTypeOf<"local" | "cloud" | "memo" | "skipped">();
+    expectTypeOf(byDevice({ Mobile: (_req, res) => void res.send("m") })).toEqualTypeOf<RequestHandler>();
+    expectTypeOf(whenDevice((device) => device.isTablet)).toEqualTypeOf<RequestHandler>();
+    expectTypeOf(mobileRedirect({ to: "https://m.example.test" })).toEqualTypeOf<RequestHandler>();
+    expectTypeOf(pickAsset({} as Device, [{ width: 1, src: "a" }])).toEqualTypeOf<{
+      width: number;
+      src: string;
+    }>();
+    expectTypeOf(pickAsset({} as Device, [320, 640])).toEqualTypeOf<number>();
+    // @ts-expect-error unknown options do not compile
+    handsetDetection({ client: fakeCloud(), timeout: 5 });
+    // @ts-expect-error the mode is one of three words
+    handsetDetection({ client: fakeCloud(), mode: "hybrid" });
+  });
+});
