@@ -1,0 +1,93 @@
+// @ts-check
+// The example Express app: device detection on every page, a route with a mobile and a desktop variant, an adaptive image, and req.device as JSON.
+
+import { fileURLToPath } from "node:url";
+import express from "express";
+import { byDevice, displayWidth, handsetDetection, pickAsset } from "express-handset-detection";
+import { HERO_WIDTHS, heroSvg } from "./images.js";
+import { chooseSource } from "./source.js";
+import { homePage, notFoundPage, shopDesktopPage, shopMobilePage } from "./views.js";
+
+/** @typedef {import("express-handset-detection").Device} Device */
+/** @typedef {NonNullable<import("express-handset-detection").HandsetDetectionOptions["logger"]>} Logger */
+/** @typedef {import("./source.js").DetectionSource} DetectionSource */
+
+/**
+ * @typedef {object} CreateAppOptions
+ * @property {DetectionSource} [source]  Where detections come from (default: {@link chooseSource} of `env`).
+ * @property {Readonly<Record<string, string | undefined>>} [env]  Variables to choose the source from (default `process.env`).
+ * @property {Logger} [logger]  Where the middleware's warnings go (default: `console.warn`).
+ */
+
+/**
+ * `req.device` for JSON: the device as is, with its `error` (if any) reduced to name, code and
+ * message (an `Error` would serialise as `{}`).
+ * @param {Device} device
+ */
+function deviceJson(device) {
+  const { error, ...rest } = device;
+  if (error === undefined) return rest;
+  const code = /** @type {{ code?: unknown }} */ (error).code;
+  return { ...rest, error: { name: error.name, code, message: error.message } };
+}
+
+/**
+ * Builds the example app. Detection runs once per request in `handsetDetection()`; the handlers
+ * below only read `req.device`.
+ * @param {CreateAppOptions} [options]
+ * @returns {Promise<import("express").Express>}
+ */
+export async function createApp(options = {}) {
+  const source = options.source ?? (await chooseSource(options.env ?? process.env));
+  const app = express();
+  app.disable("x-powered-by");
+
+  // Assets first: they need no device, so they cost no detection (and no cloud quota).
+  app.use(
+    "/static",
+    express.static(fileURLToPath(new URL("./public/", import.meta.url)), { maxAge: "1h", index: false }),
+  );
+  app.get("/images/hero/:file", (req, res, next) => {
+    const width = Number(/^(\d+)\.svg$/.exec(req.params.file)?.[1]);
+    if (!HERO_WIDTHS.some((w) => w === width)) return next();
+    res.type("image/svg+xml").set("Cache-Control", "public, max-age=86400").send(heroSvg(width));
+  });
+
+  // Every request below gets req.device (and res.locals.device).
+  app.use(handsetDetection({ ...source.options, ...(options.logger ? { logger: options.logger } : {}) }));
+
+  app.get("/", (req, res) => {
+    const device = req.device;
+    res.send(
+      homePage({
+        device,
+        source,
+        userAgent: req.get("user-agent") ?? "",
+        heroWidth: pickAsset(device, HERO_WIDTHS),
+        displayWidth: displayWidth(device),
+      }),
+    );
+  });
+
+  // Route-level branching: one URL, a handler per device class.
+  app.get(
+    "/shop",
+    byDevice({
+      Mobile: (req, res) => {
+        res.send(shopMobilePage({ device: req.device, source }));
+      },
+      default: (req, res) => {
+        res.send(shopDesktopPage({ device: req.device, source }));
+      },
+    }),
+  );
+
+  app.get("/api/device", (req, res) => {
+    res.json(deviceJson(req.device));
+  });
+
+  app.use((_req, res) => {
+    res.status(404).send(notFoundPage(source));
+  });
+  return app;
+}

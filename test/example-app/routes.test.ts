@@ -1,0 +1,139 @@
+// The example app's routes, without a browser: what each page shows for a phone, a computer and an unknown client.
+
+import type { Express } from "express";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP_UA, IPHONE_UA, loadApp, sampleEnvironment, UNKNOWN_UA } from "./support.js";
+
+let app: Express;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const sample = await sampleEnvironment();
+  cleanup = sample.cleanup;
+  const { createApp } = await loadApp();
+  app = await createApp({ env: sample.env, logger: { warn() {} } });
+});
+
+afterAll(async () => {
+  await cleanup();
+});
+
+const heroWidth = (html: string): number | undefined => {
+  const match = /<img id="hero" src="\/images\/hero\/(\d+)\.svg" width="(\d+)"/.exec(html);
+  return match ? Number(match[2]) : undefined;
+};
+
+describe("home page", () => {
+  it("names an iPhone, its class, platform, browser and screen, and says the data is sample data", async () => {
+    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(res.type).toBe("text/html");
+    expect(res.text).toContain('<h1 id="device-name">Apple iPhone</h1>');
+    expect(res.text).toContain('data-class="Mobile"');
+    expect(res.text).toContain("<dd>iOS 17</dd>");
+    expect(res.text).toContain("<dd>Safari 17</dd>");
+    expect(res.text).toContain("<dd>1179 × 2556 px</dd>");
+    // The first detection of a user-agent comes from the engine, later ones from the memo.
+    expect(res.text).toMatch(/(local engine|memo \(a remembered detection\)) · sample database/);
+    expect(res.text).toContain("<strong>Sample data.</strong>");
+  });
+
+  it("serves a phone the smallest hero image that covers its display", async () => {
+    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(heroWidth(res.text)).toBe(1280);
+    expect(res.text).toContain("Your display is 1179 px wide");
+  });
+
+  it("names a Windows computer and serves it the widest hero image, its display width being unknown", async () => {
+    const res = await request(app).get("/").set("User-Agent", DESKTOP_UA).expect(200);
+    expect(res.text).toContain('<h1 id="device-name">Generic Windows PC</h1>');
+    expect(res.text).toContain('data-class="Computer"');
+    expect(res.text).toContain("<dd>Windows 10</dd>");
+    expect(res.text).toContain("<dd>unknown</dd>");
+    expect(heroWidth(res.text)).toBe(1920);
+  });
+
+  it("says when no device matched, with the reply's status", async () => {
+    const res = await request(app).get("/").set("User-Agent", UNKNOWN_UA).expect(200);
+    expect(res.text).toContain('<h1 id="device-name">Unknown device</h1>');
+    expect(res.text).toContain("status 301");
+  });
+
+  it("escapes what the request sends before showing it", async () => {
+    const res = await request(app).get("/").set("User-Agent", '<script>alert("x")</script>').expect(200);
+    expect(res.text).not.toContain("<script>alert");
+    expect(res.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  });
+
+  it("varies its responses on the detection headers", async () => {
+    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(String(res.headers.vary).toLowerCase()).toContain("user-agent");
+  });
+});
+
+describe("/shop", () => {
+  it("gives a phone the mobile variant", async () => {
+    const res = await request(app).get("/shop").set("User-Agent", IPHONE_UA).expect(200);
+    expect(res.text).toContain('data-variant="mobile"');
+    expect(res.text).not.toContain('data-variant="desktop"');
+  });
+
+  it("gives a computer the desktop variant at the same URL", async () => {
+    const res = await request(app).get("/shop").set("User-Agent", DESKTOP_UA).expect(200);
+    expect(res.text).toContain('data-variant="desktop"');
+    expect(res.text).not.toContain('data-variant="mobile"');
+  });
+
+  it("gives an unknown client the desktop variant", async () => {
+    const res = await request(app).get("/shop").set("User-Agent", UNKNOWN_UA).expect(200);
+    expect(res.text).toContain('data-variant="desktop"');
+  });
+});
+
+describe("/api/device", () => {
+  it("answers req.device as JSON", async () => {
+    const res = await request(app).get("/api/device").set("User-Agent", IPHONE_UA).expect(200);
+    expect(res.type).toBe("application/json");
+    expect(res.body).toMatchObject({
+      class: "Mobile",
+      status: 0,
+      message: "OK",
+      isMobile: true,
+      isTablet: false,
+      isDesktop: false,
+      isBot: false,
+      specs: { general_vendor: "Apple", general_model: "iPhone", display_x: "1179" },
+    });
+    expect(["local", "memo"]).toContain(res.body.source);
+  });
+
+  it("answers an unknown device with status 301 and empty specs", async () => {
+    const res = await request(app).get("/api/device").set("User-Agent", UNKNOWN_UA).expect(200);
+    expect(res.body).toMatchObject({ class: "Unknown", status: 301, specs: { general_vendor: "" } });
+  });
+});
+
+describe("assets", () => {
+  it("draws the hero image as SVG at each offered width", async () => {
+    const res = await request(app).get("/images/hero/640.svg").expect(200);
+    expect(res.type).toBe("image/svg+xml");
+    expect(String(res.body)).toMatch(/^<svg [^>]*width="640" height="360"/);
+    expect(res.headers["cache-control"]).toContain("max-age");
+  });
+
+  it("answers 404 for a width it does not offer", async () => {
+    await request(app).get("/images/hero/641.svg").expect(404);
+    await request(app).get("/images/hero/big.svg").expect(404);
+  });
+
+  it("serves its stylesheet without running a detection", async () => {
+    const res = await request(app).get("/static/style.css").expect(200);
+    expect(res.type).toBe("text/css");
+    expect(res.headers.vary).toBeUndefined();
+  });
+
+  it("answers 404 with a page for an unknown path", async () => {
+    const res = await request(app).get("/nowhere").set("User-Agent", IPHONE_UA).expect(404);
+    expect(res.text).toContain("Not found");
+  });
+});
