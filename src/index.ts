@@ -90,6 +90,14 @@ export {
   SPECS_FILE_NAME,
   TREES_FILE_NAME,
 } from "./store/data-store.js";
+export {
+  DataRefresher,
+  type DataRefresherOptions,
+  DEFAULT_REFRESH_INTERVAL_MS,
+  type RefreshableStore,
+  type RefreshError,
+  type RefreshStatus,
+} from "./store/refresher.js";
 export type { StoreFileSystem } from "./store/store-fs.js";
 export type * from "./types.js";
 export {

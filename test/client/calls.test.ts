@@ -1,9 +1,10 @@
-// Every API v3 call of HdClient against a loopback server: wire format, reply shapes, encoding.
+// Every API v3 call of HdClient against the real self-hosted server (loopback): wire format, reply shapes, encoding.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HdClient } from "../../src/client/index.js";
 import { HdNotFoundError } from "../../src/errors.js";
 import { clientFor } from "../support/api-test-client.js";
+import { FIXTURE_DEVICES } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
 
 let server: ApiTestServer;
@@ -54,8 +55,26 @@ describe("HdClient calls", () => {
     expect(reply.class).toBe("Mobile");
     expect(reply.hd_specs?.general_vendor).toBe("Apple");
     expect(reply.hd_specs?.network).toEqual(["GSM850", "HSDPA", "LTE"]);
-    expect(reply.hd_specs?.general_cpu).toEqual([]); // "" on the wire
+    expect(reply.hd_specs?.general_cpu).toEqual([]);
     expect(reply.geoip?.countrycode).toBe("AU");
+  });
+
+  it('detect and view turn empty lists sent as "" (as the cloud service does) into []', async () => {
+    const nokia = FIXTURE_DEVICES[0];
+    if (nokia === undefined) throw new Error("no fixture device");
+    expect(nokia.specs.general_cpu).toBe("");
+    server.script("detect", {
+      kind: "json",
+      body: { status: 0, message: "OK", class: "Mobile", hd_specs: nokia.specs },
+    });
+    server.script("view", { kind: "json", body: { message: "OK", status: "0", device: nokia.specs } });
+    const detected = await client.detect({ "user-agent": "NokiaN95_8GB/1.0" });
+    const viewed = await client.view("Nokia", "N95/8GB");
+    for (const specs of [detected.hd_specs, viewed.device]) {
+      expect(specs?.general_cpu).toEqual([]);
+      expect(specs?.media_camera).toEqual([]);
+      expect(specs?.network).toEqual(["GSM850", "GSM900", "HSDPA"]);
+    }
   });
 
   it("detect never forwards the end user's cookies or credentials", async () => {
@@ -191,6 +210,7 @@ describe("HdClient calls", () => {
   });
 
   it("makes exactly one HTTP request per call (no 401 round trip)", async () => {
+    const before = { ...server.api.counts };
     await client.vendors();
     await client.models("Nokia");
     await client.view("Apple", "iPhone");
@@ -200,6 +220,20 @@ describe("HdClient calls", () => {
     await client.fetchTrees();
     expect(server.count()).toBe(7);
     expect(server.requests.every((r) => r.authenticated && r.digest?.nc === "00000001")).toBe(true);
+    // ... and the real server behind the test layer answered each of them.
+    const after = server.api.counts;
+    for (const call of [
+      "vendors",
+      "models",
+      "view",
+      "whathas",
+      "detect",
+      "fetchspecs",
+      "fetchtrees",
+    ] as const) {
+      expect(after[call] - (before[call] ?? 0), call).toBe(1);
+    }
+    expect(after.unauthorized).toBe(before.unauthorized);
   });
 
   it.each([

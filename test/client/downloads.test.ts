@@ -83,6 +83,22 @@ describe("parsed downloads", () => {
     expect(error).toMatchObject({ code: "ERR_HD_LICENCE", status: 229, apiMessage: LICENCE_REPLY.message });
   });
 
+  it("rejects status 229 from the real server for an account without a download licence", async () => {
+    const unlicensed = await ApiTestServer.start({ downloads: false });
+    const other = clientFor(unlicensed);
+    try {
+      for (const run of [() => other.fetchSpecs(), () => other.fetchTrees()]) {
+        const error = await run().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(HdLicenceError);
+        expect(error).toMatchObject({ code: "ERR_HD_LICENCE", status: 229, httpStatus: 200 });
+      }
+      expect(unlicensed.api.counts).toMatchObject({ fetchspecs: 1, fetchtrees: 1 });
+    } finally {
+      await other.close();
+      await unlicensed.close();
+    }
+  });
+
   it("rejects a download without its payload with HdProtocolError", async () => {
     server.script("fetchspecs", { kind: "json", body: { _notice: {}, trees: {} } });
     await expect(client.fetchSpecs()).rejects.toMatchObject({ code: "ERR_HD_PROTOCOL" });

@@ -1,4 +1,4 @@
-// Made-up API v3 device data that the API test server answers with (names chosen to stress URL encoding).
+// The API test server's device database: a specs + trees pair whose names stress URL encoding.
 
 import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
 
@@ -102,18 +102,27 @@ export function fixtureSpecsDownload(): Record<string, unknown> {
   };
 }
 
-/** A small fetchtrees download with integer-like keys. */
+/**
+ * A small fetchtrees download with integer-like keys. Its `user-agent0` sieve detects each fixture
+ * device from its `uaToken` (normalised: lower-cased, punctuation deleted), so a real `LocalEngine`
+ * over this pair answers the same devices {@link detectFixture} names. The `profile0` key is stored
+ * un-normalised, as a key no normalised header value can equal.
+ */
 export function fixtureTreesDownload(): Record<string, unknown> {
   return {
     _notice: FIXTURE_NOTICE,
     trees: {
-      "user-agent0": { "250": { nokia: { nokian958gb: "1" } }, "100": { sony: { sonyericssonw810i: "2" } } },
+      "user-agent0": {
+        "250": { nokia: { nokian958gb: "1" } },
+        "100": { sony: { sonyericssonw810i: "2" } },
+        "300": { iphone: { iphone: "10" }, unicode: { unicodephone: "3" } },
+      },
       profile0: { "http://example.test/n95.xml": "1" },
     },
   };
 }
 
-/** The fixture device a user-agent detects, if any. */
+/** The fixture device a user-agent detects, if any (the answer the fixture trees give). */
 export function detectFixture(userAgent: string): FixtureDevice | undefined {
   return FIXTURE_DEVICES.find((device) => userAgent.includes(device.uaToken));
 }

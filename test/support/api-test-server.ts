@@ -1,6 +1,7 @@
-// A loopback HTTP server that speaks API v3, checks every request's Digest auth itself, and misbehaves on request.
+// A loopback API v3 server for tests: the real createApiServer behind an independent Digest check, request log and fault injection.
 
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -9,13 +10,12 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  detectFixture,
-  FIXTURE_DEVICES,
-  type FixtureDevice,
-  fixtureSpecsDownload,
-  fixtureTreesDownload,
-} from "./api-test-fixtures.js";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "../../src/logger.js";
+import { type ApiServer, createApiServer, DATA_FILE_NAMES } from "../../src/server/api-server.js";
+import { loadTestEngine } from "./api-test-engine.js";
+import { fixtureSpecsDownload, fixtureTreesDownload } from "./api-test-fixtures.js";
 
 /** The calls the server knows, named as in the URL. */
 export type ApiCall = "detect" | "fetchspecs" | "fetchtrees" | "vendors" | "models" | "view" | "whathas";
@@ -42,7 +42,10 @@ export interface ApiRequest {
   authProblem: string | undefined;
 }
 
-/** What the server does with one request. */
+/**
+ * What the server does with one request. `default` hands the request to the real server
+ * (`createApiServer` over the test engine); the other kinds are faults and canned replies.
+ */
 export type Action =
   | { kind: "default" }
   | {
@@ -68,7 +71,7 @@ export type Action =
   | { kind: "challenge"; realm?: string; nonce?: string; opaque?: string }
   | { kind: "unauthorized"; wwwAuthenticate?: string };
 
-/** Decides the action for a request; `{ kind: "default" }` gives the built-in API behaviour. */
+/** Decides the action for a request; `{ kind: "default" }` lets the real server answer. */
 export type Handler = (request: ApiRequest) => Action | Promise<Action>;
 
 /** Options of {@link ApiTestServer.start}. */
@@ -77,6 +80,13 @@ export interface ApiTestServerOptions {
   secret?: string;
   /** Accept the fixed `APIv3` challenge without a 401 first (as the real service does). Default true. */
   acceptFixedChallenge?: boolean;
+  /** Whether the account may download specs and trees (else the real server answers 229). Default true. */
+  downloads?: boolean;
+  /**
+   * A directory holding `hd3specs.json` and `hd3trees.json` to serve (e.g. the sample database).
+   * Default: the fixture pair of `api-test-fixtures.ts`, written to a temporary directory.
+   */
+  dataDir?: string;
 }
 
 const FIXED_NONCE = "APIv3";
@@ -108,112 +118,71 @@ const ROUTES: readonly { call: ApiCall; pattern: RegExp }[] = [
   { call: "whathas", pattern: /^(?:\/[^/]+)*?\/apiv3\/device\/whathas\/([^/]+)\/([^/]+)\.json$/ },
 ];
 
+function decodeOrKeep(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function route(path: string): { call: ApiCall | undefined; params: string[] } {
   for (const { call, pattern } of ROUTES) {
     const match = pattern.exec(path);
-    if (match !== null)
-      return { call, params: match.slice(1).map((segment) => decodeURIComponent(segment ?? "")) };
+    if (match !== null) return { call, params: match.slice(1).map((segment) => decodeOrKeep(segment ?? "")) };
   }
   return { call: undefined, params: [] };
 }
 
-function record(device: FixtureDevice, omit: readonly string[]): Record<string, string | string[]> {
-  const copy = { ...device.specs };
-  for (const field of omit) delete copy[field];
-  return copy;
+/** A request as the real server sees it when mounted: Express's `originalUrl` and an already-read body. */
+interface ForwardedRequest extends IncomingMessage {
+  originalUrl?: string;
+  body?: unknown;
 }
 
-/** The built-in API v3 behaviour over the fixture database (device-call statuses as strings, like the service). */
-function defaultReply(request: ApiRequest): { httpStatus: number; body: unknown } {
-  const ok = (body: Record<string, unknown>) => ({ httpStatus: 200, body });
-  const [first = "", second = ""] = request.params;
-  switch (request.call) {
-    case "detect": {
-      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<
-        string,
-        unknown
-      >;
-      const device = detectFixture(String(body["user-agent"] ?? ""));
-      if (device === undefined) return ok({ status: 301, message: "Nothing Found", class: "Unknown" });
-      const options = String(body.options ?? "").split(",");
-      const reply: Record<string, unknown> = {
-        status: 0,
-        message: "OK",
-        class: device.specs.general_type,
-        hd_specs: record(device, []),
-      };
-      if (options.includes("geoip")) {
-        reply.geoip = {
-          country: "Australia",
-          countrycode: "AU",
-          city: "Sydney",
-          latitude: -33.86,
-          longitude: 151.2,
-        };
-      }
-      if (options.includes("legacy")) {
-        reply.product_info = { brand_name: device.specs.general_vendor, is_tablet: "false" };
-        reply.display = {
-          resolution_width: device.specs.display_x,
-          resolution_height: device.specs.display_y,
-        };
-      }
-      return ok(reply);
-    }
-    case "vendors": {
-      const vendors = [...new Set(FIXTURE_DEVICES.map((d) => d.specs.general_vendor as string))].sort();
-      return ok({ message: "OK", status: "0", vendor: vendors });
-    }
-    case "models": {
-      const models = FIXTURE_DEVICES.filter(
-        (d) => String(d.specs.general_vendor).toLowerCase() === first.toLowerCase(),
-      )
-        .map((d) => d.specs.general_model as string)
-        .sort();
-      return ok({ message: "OK", status: "0", model: models });
-    }
-    case "view": {
-      const device = FIXTURE_DEVICES.find(
-        (d) =>
-          String(d.specs.general_vendor).toLowerCase() === first.toLowerCase() &&
-          String(d.specs.general_model).toLowerCase() === second.toLowerCase(),
-      );
-      if (device === undefined) return ok({ message: "Nothing found", status: "301" });
-      const omit = [
-        "general_platform_version",
-        "general_browser",
-        "general_browser_version",
-        "general_language",
-      ];
-      return ok({ device: record(device, omit), message: "OK", status: "0" });
-    }
-    case "whathas": {
-      const needle = second.toLowerCase();
-      const devices = FIXTURE_DEVICES.filter((d) => {
-        const value = d.specs[first];
-        const values = Array.isArray(value) ? value : [value ?? ""];
-        return values.some((v) => v.toLowerCase().includes(needle));
-      }).map((d) => ({
-        id: d.id,
-        general_vendor: d.specs.general_vendor,
-        general_model: d.specs.general_model,
-      }));
-      return ok({ devices });
-    }
-    case "fetchspecs":
-      return ok(fixtureSpecsDownload());
-    case "fetchtrees":
-      return ok(fixtureTreesDownload());
-    default:
-      return { httpStatus: 404, body: { status: 404, message: "Unknown call" } };
+/** What the server needs to answer API calls: the real handler and, when it made one, its temporary data directory. */
+interface Backend {
+  api: ApiServer;
+  scratchDir: string | undefined;
+}
+
+async function startBackend(
+  options: ApiTestServerOptions,
+  username: string,
+  secret: string,
+): Promise<Backend> {
+  let dataDir = options.dataDir;
+  let scratchDir: string | undefined;
+  if (dataDir === undefined) {
+    scratchDir = await mkdtemp(join(tmpdir(), "hd-api-test-"));
+    dataDir = scratchDir;
+    await writeFile(join(dataDir, DATA_FILE_NAMES.specs), JSON.stringify(fixtureSpecsDownload()));
+    await writeFile(join(dataDir, DATA_FILE_NAMES.trees), JSON.stringify(fixtureTreesDownload()));
   }
+  const engine = await loadTestEngine(
+    join(dataDir, DATA_FILE_NAMES.specs),
+    join(dataDir, DATA_FILE_NAMES.trees),
+  );
+  const api = createApiServer({
+    engine,
+    dataDir,
+    users: [{ username, secret, downloads: options.downloads ?? true }],
+    logger: silentLogger,
+  });
+  return { api, scratchDir };
 }
 
 /**
- * The API v3 test server. Every request is recorded and its Digest auth verified with
- * node:crypto (RFC 2617, qop=auth); a replayed nonce/nc/cnonce triple is rejected, so
- * concurrent clients that share a nonce count fail. Requests that fail authentication get a
- * 401 with a challenge. Behaviour per call can be scripted (one-shot actions) or replaced.
+ * The API v3 test server: a thin layer in front of the real self-hosted server
+ * (`createApiServer` over a `LocalEngine`, see `api-test-engine.ts`). The layer records every
+ * request and verifies its Digest auth itself with node:crypto (RFC 2617, qop=auth) — an
+ * implementation independent of both the client's and the server's; a replayed nonce/nc/cnonce
+ * triple is rejected, so concurrent clients that share a nonce count fail. Requests that fail
+ * get a 401 with a fresh challenge. Behaviour per call can be scripted (one-shot actions) or
+ * replaced to inject faults; otherwise the real server answers. A request signed for a nonce
+ * this layer issued is re-signed in the fixed `APIv3` form before it reaches the real server
+ * (which accepts only that form); a request already in that form reaches it as sent, so both
+ * checks apply to it.
  */
 export class ApiTestServer {
   /** Every request received, in order of arrival. */
@@ -223,6 +192,7 @@ export class ApiTestServer {
   readonly username: string;
   readonly secret: string;
   #server: Server;
+  #backend: Backend;
   #url = "";
   #nonces = new Map<string, { realm: string; opaque: string | undefined }>();
   #seen = new Set<string>();
@@ -230,9 +200,10 @@ export class ApiTestServer {
   #handlers = new Map<ApiCall, Handler>();
   #acceptFixed: boolean;
 
-  private constructor(options: ApiTestServerOptions) {
-    this.username = options.username ?? "test-user";
-    this.secret = options.secret ?? "test-secret";
+  private constructor(options: ApiTestServerOptions, username: string, secret: string, backend: Backend) {
+    this.username = username;
+    this.secret = secret;
+    this.#backend = backend;
     this.#acceptFixed = options.acceptFixedChallenge ?? true;
     if (this.#acceptFixed) this.#nonces.set(FIXED_NONCE, { realm: "APIv3", opaque: "APIv3" });
     this.#server = createServer((req, res) => {
@@ -244,7 +215,14 @@ export class ApiTestServer {
 
   /** Starts a server on 127.0.0.1, on a free port. */
   static async start(options: ApiTestServerOptions = {}): Promise<ApiTestServer> {
-    const server = new ApiTestServer(options);
+    const username = options.username ?? "test-user";
+    const secret = options.secret ?? "test-secret";
+    const server = new ApiTestServer(
+      options,
+      username,
+      secret,
+      await startBackend(options, username, secret),
+    );
     await new Promise<void>((resolve) => server.#server.listen(0, "127.0.0.1", resolve));
     const { port } = server.#server.address() as AddressInfo;
     server.#url = `http://127.0.0.1:${port}`;
@@ -254,6 +232,11 @@ export class ApiTestServer {
   /** Base URL of the server, e.g. `http://127.0.0.1:41234`. */
   get url(): string {
     return this.#url;
+  }
+
+  /** The real server behind the layer; `api.counts` says how many calls it answered. */
+  get api(): ApiServer {
+    return this.#backend.api;
   }
 
   /** How many requests arrived (for one call, or in all). */
@@ -285,6 +268,8 @@ export class ApiTestServer {
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    const { scratchDir } = this.#backend;
+    if (scratchDir !== undefined) await rm(scratchDir, { recursive: true, force: true });
   }
 
   /** Issues a fresh challenge (realm, nonce, opaque) that the server will accept. */
@@ -314,6 +299,16 @@ export class ApiTestServer {
     if (this.#seen.has(use)) return "replayed nonce count and client nonce";
     this.#seen.add(use);
     return undefined;
+  }
+
+  /** An `Authorization` header in the fixed `APIv3` form for this account, computed here. */
+  #fixedFormAuthorization(method: string, uri: string): string {
+    const nc = "00000001";
+    const cnonce = randomBytes(8).toString("hex");
+    const ha1 = md5(`${this.username}:APIv3:${this.secret}`);
+    const ha2 = md5(`${method}:${uri}`);
+    const response = md5(`${ha1}:APIv3:${nc}:${cnonce}:auth:${ha2}`);
+    return `Digest username="${this.username}", realm="APIv3", nonce="APIv3", uri="${uri}", qop=auth, nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="APIv3", algorithm=MD5`;
   }
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -354,60 +349,90 @@ export class ApiTestServer {
     const handler = call === undefined ? undefined : this.#handlers.get(call);
     const action: Action =
       script?.shift() ?? (handler === undefined ? { kind: "default" } : await handler(request));
-    await this.#act(action, request, res);
+    if (action.kind === "default") {
+      await this.#forward(req as ForwardedRequest, res, text, digest);
+      return;
+    }
+    await act(action, res, (realm, nonce, opaque) => this.#challenge(realm, nonce, opaque));
   }
 
-  async #act(action: Action, request: ApiRequest, res: ServerResponse): Promise<void> {
-    switch (action.kind) {
-      case "default": {
-        const { httpStatus, body } = defaultReply(request);
-        return send(res, httpStatus, "application/json", JSON.stringify(body));
-      }
-      case "json":
-        return send(res, action.httpStatus ?? 200, "application/json", JSON.stringify(action.body), {
-          chunkBytes: action.chunkBytes,
-          chunkDelayMs: action.chunkDelayMs,
-          headers: action.headers,
-        });
-      case "text":
-        return send(res, action.httpStatus ?? 200, action.contentType ?? "text/plain", action.body, {
-          chunkBytes: action.chunkBytes,
-          chunkDelayMs: action.chunkDelayMs,
-        });
-      case "hang":
-        return; // never answer; close() cuts the connection
-      case "destroy":
-        res.socket?.destroy();
-        return;
-      case "truncate": {
-        const bytes = Buffer.from(action.body, "utf8");
-        const ending = action.ending ?? "destroy";
-        const headers: Record<string, string> = { "content-type": "application/json" };
-        if (ending !== "end") headers["content-length"] = String(bytes.length);
-        res.writeHead(200, headers);
-        res.write(bytes.subarray(0, action.sendBytes));
-        if (ending === "end") res.end();
-        else if (ending === "destroy") {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          res.socket?.destroy();
-        }
-        return;
-      }
-      case "challenge":
-        res.writeHead(401, {
-          "www-authenticate": this.#challenge(action.realm, action.nonce, action.opaque),
-          "content-type": "text/plain",
-        });
-        res.end("Unauthorized");
-        return;
-      case "unauthorized":
-        res.writeHead(
-          401,
-          action.wwwAuthenticate === undefined ? {} : { "www-authenticate": action.wwwAuthenticate },
-        );
-        res.end("Unauthorized");
-        return;
+  /**
+   * Hands an authenticated request to the real server as Express would after mounting it at the
+   * path prefix before `/apiv3/`: `url` relative to the mount point, `originalUrl` as sent, and
+   * the body already read (as text, which the server parses itself).
+   */
+  async #forward(
+    req: ForwardedRequest,
+    res: ServerResponse,
+    text: string,
+    digest: DigestFields | undefined,
+  ): Promise<void> {
+    const rawPath = req.url ?? "/";
+    const apiAt = rawPath.indexOf("/apiv3/");
+    req.originalUrl = rawPath;
+    if (apiAt > 0) req.url = rawPath.slice(apiAt);
+    req.body = text;
+    if (digest?.nonce !== FIXED_NONCE) {
+      req.headers.authorization = this.#fixedFormAuthorization(req.method ?? "POST", rawPath);
     }
+    await new Promise<void>((resolve) => {
+      res.once("close", resolve);
+      this.#backend.api(req, res);
+    });
+  }
+}
+
+/** Performs a scripted action (anything but `default`). */
+async function act(
+  action: Exclude<Action, { kind: "default" }>,
+  res: ServerResponse,
+  challenge: (realm?: string, nonce?: string, opaque?: string) => string,
+): Promise<void> {
+  switch (action.kind) {
+    case "json":
+      return send(res, action.httpStatus ?? 200, "application/json", JSON.stringify(action.body), {
+        chunkBytes: action.chunkBytes,
+        chunkDelayMs: action.chunkDelayMs,
+        headers: action.headers,
+      });
+    case "text":
+      return send(res, action.httpStatus ?? 200, action.contentType ?? "text/plain", action.body, {
+        chunkBytes: action.chunkBytes,
+        chunkDelayMs: action.chunkDelayMs,
+      });
+    case "hang":
+      return; // never answer; close() cuts the connection
+    case "destroy":
+      res.socket?.destroy();
+      return;
+    case "truncate": {
+      const bytes = Buffer.from(action.body, "utf8");
+      const ending = action.ending ?? "destroy";
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (ending !== "end") headers["content-length"] = String(bytes.length);
+      res.writeHead(200, headers);
+      res.write(bytes.subarray(0, action.sendBytes));
+      if (ending === "end") res.end();
+      else if (ending === "destroy") {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        res.socket?.destroy();
+      }
+      return;
+    }
+    case "challenge":
+      res.writeHead(401, {
+        "www-authenticate": challenge(action.realm, action.nonce, action.opaque),
+        "content-type": "text/plain",
+      });
+      res.end("Unauthorized");
+      return;
+    case "unauthorized":
+      res.writeHead(
+        401,
+        action.wwwAuthenticate === undefined ? {} : { "www-authenticate": action.wwwAuthenticate },
+      );
+      res.end("Unauthorized");
+      return;
   }
 }
 

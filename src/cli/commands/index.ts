@@ -112,4 +112,51 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     examples: ["hd3 whathas general_type Console", "hd3 whathas network 5G"],
     load: () => import("./whathas.js"),
   },
+  serve: {
+    summary: "Serve the API v3 from local data: a self-hosted server for any v3 client.",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    flags: {
+      "users-file": {
+        type: "string",
+        placeholder: "<file>",
+        env: "HD_USERS_FILE",
+        description:
+          'Required. JSON array of { "username", "secret", "downloads": true|false }: the accounts allowed in.',
+      },
+      "data-dir": {
+        type: "string",
+        placeholder: "<dir>",
+        env: "HD_DATA_DIR",
+        description: "Synced data to serve (hd3 sync --data-dir <dir>). Default: the SAMPLE database.",
+      },
+      port: {
+        type: "string",
+        placeholder: "<port>",
+        description: "TCP port. Default 8080; 0 picks a free port (the URL printed says which).",
+      },
+      host: {
+        type: "string",
+        placeholder: "<address>",
+        description:
+          "Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 for every interface.",
+      },
+      quiet: { type: "boolean", short: "q", description: "No notes on stderr (warnings still show)." },
+      ...HELP_FLAGS,
+    },
+    details: [
+      "Answers detect, vendors, models, view, whathas, fetchspecs and fetchtrees in the API v3 wire",
+      "format behind Digest authentication (realm, nonce and opaque APIv3). Accounts without",
+      '"downloads": true get status 229 on fetchspecs/fetchtrees. Prints the base URL on stdout.',
+      "SIGINT or SIGTERM stops it (requests in flight get 5 s); SIGHUP reloads --data-dir.",
+      "Plain HTTP: put it behind a TLS proxy or keep it on a private network.",
+    ],
+    examples: [
+      "hd3 serve --users-file users.json",
+      "hd3 serve --users-file users.json --data-dir ./hd-data --port 8080 --host 0.0.0.0",
+      'HD_USERNAME=alice HD_SECRET=s3cret HD_SITE_ID=1 HD_BASE_URL=http://127.0.0.1:8080 hd3 detect "Mozilla/5.0 ..."',
+    ],
+    load: () => import("./serve.js"),
+  },
 };

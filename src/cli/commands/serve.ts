@@ -1,0 +1,197 @@
+// `hd3 serve`: runs the self-hosted API v3 server on synced data (or the sample database) until a signal stops it.
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import type { LocalEngine } from "../../engine/local-engine.js";
+import { isHdOptionError } from "../../errors.js";
+import type { UserTable } from "../../server/users.js";
+import type { DataStore } from "../../store/data-store.js";
+import { type CommandContext, flag, note } from "../context.js";
+import { stderrLogger } from "../data-source.js";
+import { CliError, UsageError } from "../exit-codes.js";
+import { sampleDataFiles } from "../sample-data.js";
+
+/** Port `hd3 serve` listens on without `--port`. */
+export const DEFAULT_SERVE_PORT = 8080;
+/** Address `hd3 serve` listens on without `--host`: this machine only. */
+export const DEFAULT_SERVE_HOST = "127.0.0.1";
+/** How long a shutdown waits for requests in flight before cutting their connections. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** `--port` as an integer 0-65535 (0: any free port), default {@link DEFAULT_SERVE_PORT}. */
+function port(context: CommandContext): number {
+  const text = flag(context, "port");
+  if (text === undefined) return DEFAULT_SERVE_PORT;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65_535) {
+    throw new UsageError(
+      `--port must be a whole number from 0 to 65535 (0: any free port), got ${JSON.stringify(text)}`,
+      context.command,
+    );
+  }
+  return value;
+}
+
+/** `--host`, default {@link DEFAULT_SERVE_HOST}. */
+function host(context: CommandContext): string {
+  const text = flag(context, "host") ?? DEFAULT_SERVE_HOST;
+  if (text.trim() === "" || /[\s/]/.test(text)) {
+    throw new UsageError(
+      `--host must be a host name or IP address, got ${JSON.stringify(text)}`,
+      context.command,
+    );
+  }
+  return text;
+}
+
+/** The accounts from `--users-file`: required, and a bad file is a usage error naming the entry. */
+async function users(context: CommandContext): Promise<UserTable> {
+  const given = flag(context, "users-file");
+  if (given === undefined) {
+    throw new UsageError(
+      '`serve` needs --users-file <file>: a JSON array of { "username", "secret", "downloads": true|false } (the accounts allowed in)',
+      context.command,
+    );
+  }
+  const file = resolve(context.io.cwd, given);
+  const { loadUsersFile } = await import("../../server/users.js");
+  try {
+    return await loadUsersFile(file);
+  } catch (error) {
+    if (isHdOptionError(error))
+      throw new UsageError(`bad users file ${file}: ${error.message}`, context.command);
+    throw error;
+  }
+}
+
+/** What the server answers from. */
+interface ServedData {
+  engine: LocalEngine;
+  /** The store, for `--data-dir` (reloaded on SIGHUP). */
+  store: DataStore | undefined;
+  files: { dataDir: string } | { specsFile: string; treesFile: string };
+  label: string;
+}
+
+async function openData(context: CommandContext): Promise<ServedData> {
+  const given = flag(context, "data-dir");
+  if (given === undefined) {
+    const { specsPath, treesPath } = sampleDataFiles();
+    const { LocalEngine } = await import("../../engine/local-engine.js");
+    const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
+    note(
+      context,
+      "serving the SAMPLE database (about 60 devices). For the real one: `hd3 sync`, then --data-dir.",
+    );
+    return {
+      engine,
+      store: undefined,
+      files: { specsFile: specsPath, treesFile: treesPath },
+      label: "sample",
+    };
+  }
+  const dir = resolve(context.io.cwd, given);
+  const { DataStore } = await import("../../store/data-store.js");
+  const store = new DataStore({ dir, logger: stderrLogger(context) });
+  if (!(await store.hasCachedData())) {
+    throw new CliError(
+      `no synced data in ${dir}: run \`hd3 sync --data-dir ${given}\` first (or leave out --data-dir to serve the sample database)`,
+    );
+  }
+  const engine = await store.load();
+  note(context, `serving local data in ${dir}`);
+  return { engine, store, files: { dataDir: dir }, label: dir };
+}
+
+function listen(server: Server, portNumber: number, hostName: string): Promise<AddressInfo> {
+  return new Promise((resolveListen, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(new CliError(`cannot listen on ${hostName}:${portNumber}: ${error.code ?? error.message}`));
+    };
+    server.once("error", onError);
+    server.listen(portNumber, hostName, () => {
+      server.off("error", onError);
+      resolveListen(server.address() as AddressInfo);
+    });
+  });
+}
+
+function baseUrl(address: AddressInfo): string {
+  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${hostPart}:${address.port}`;
+}
+
+function describeData(engine: LocalEngine): string {
+  const info = engine.dataInfo;
+  const generated = info.treesGenerated ?? info.specsGenerated;
+  return `${info.devices} devices${generated === undefined ? "" : `, generated ${generated}`}`;
+}
+
+/**
+ * Runs `hd3 serve`: loads the data (the store of `--data-dir`, else the sample database) and the
+ * accounts of `--users-file`, serves `createApiServer` on `--host`:`--port`, prints the base URL
+ * on stdout, and resolves with exit code 0 after SIGINT or SIGTERM once the server has closed
+ * (requests in flight get {@link SHUTDOWN_GRACE_MS} to finish). SIGHUP reloads `--data-dir`
+ * (e.g. after a `hd3 sync` from cron); a reload that fails keeps the data in use.
+ */
+export async function run(context: CommandContext): Promise<number> {
+  const portNumber = port(context);
+  const hostName = host(context);
+  const accounts = await users(context);
+  const data = await openData(context);
+  const { createApiServer } = await import("../../server/api-server.js");
+  const api = createApiServer({
+    engine: data.engine,
+    users: accounts,
+    ...data.files,
+    logger: stderrLogger(context),
+  });
+  const server = createServer((req, res) => api(req, res));
+  const address = await listen(server, portNumber, hostName);
+
+  // The handlers are in place before the URL is printed: whoever reads the URL may signal at once.
+  const stopped = new Promise<number>((resolveRun) => {
+    let stopping = false;
+    const reload = () => {
+      const store = data.store;
+      if (store === undefined) {
+        note(context, "SIGHUP: the sample database has nothing to reload");
+        return;
+      }
+      store.load().then(
+        (engine) => note(context, `reloaded ${data.label} (${describeData(engine)})`),
+        (error: unknown) =>
+          context.io.stderr.write(
+            `hd3: warning: reload failed, still serving the previous data: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+      );
+    };
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        server.closeAllConnections();
+        return;
+      }
+      stopping = true;
+      note(context, `${signal}: shutting down`);
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        process.off("SIGHUP", reload);
+        note(context, "stopped");
+        resolveRun(0);
+      });
+      server.closeIdleConnections();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    process.on("SIGHUP", reload);
+  });
+  context.io.stdout.write(
+    `Serving the Handset Detection API v3 at ${baseUrl(address)} (${describeData(data.engine)}; ${accounts.size} user${accounts.size === 1 ? "" : "s"})\n`,
+  );
+  return stopped;
+}
