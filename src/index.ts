@@ -53,6 +53,12 @@ export {
 export type { Device, DeviceClass, DeviceSource } from "./middleware/device.js";
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
 export type { MemoDevice, MemoGeoIp, MemoValue } from "./middleware/memo.js";
+export {
+  CLOUD_LATENCY_BUCKETS_MS,
+  type HandsetDetectionEvent,
+  type HandsetDetectionMetrics,
+  type LatencySnapshot,
+} from "./middleware/metrics.js";
 export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type {

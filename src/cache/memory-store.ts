@@ -1,4 +1,4 @@
-// The default in-process CacheStore: a bounded quick-lru map of memo entries.
+// The default in-process CacheStore: a quick-lru map that never holds more than `maxEntries`.
 
 import QuickLRU from "quick-lru";
 import { describeOptionValue, HdOptionError } from "../errors.js";
@@ -7,8 +7,9 @@ import type { CacheEntry, CacheStore } from "./types.js";
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * How many entries to keep before the least recently used ones are dropped. quick-lru keeps
-   * between `maxEntries` and twice as many. Positive integer; default 10,000.
+   * The most entries held at any time (a hard limit: memory stays bounded whatever the traffic).
+   * Recently used entries are kept; between about half and all of this many are held once the
+   * store has filled. Positive integer; default 10,000.
    */
   maxEntries?: number;
 }
@@ -26,6 +27,8 @@ export const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;
  * store.set("k", { value: "v", storedAt: Date.now(), expiresAt: Date.now() + 60_000 });
  */
 export class MemoryStore<V> implements CacheStore<V> {
+  /** The most entries held at any time. */
+  readonly maxEntries: number;
   readonly #lru: QuickLRU<string, CacheEntry<V>>;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -36,7 +39,10 @@ export class MemoryStore<V> implements CacheStore<V> {
         `expected a positive integer, got ${describeOptionValue(maxEntries)}.`,
       );
     }
-    this.#lru = new QuickLRU({ maxSize: maxEntries });
+    this.maxEntries = maxEntries;
+    // quick-lru keeps two generations of up to `maxSize` entries each (the newer one always
+    // below it), so half the limit per generation keeps the whole store within the limit.
+    this.#lru = new QuickLRU({ maxSize: Math.ceil(maxEntries / 2) });
   }
 
   /** The entry stored under `key`, fresh or expired, or `undefined`. Marks it recently used. */
@@ -59,9 +65,11 @@ export class MemoryStore<V> implements CacheStore<V> {
     this.#lru.clear();
   }
 
-  /** How many entries are held right now (may exceed `maxEntries` by up to its size). */
+  /** How many entries are held right now (exact; counts them, so not for a hot path). */
   get size(): number {
-    return this.#lru.size;
+    let count = 0;
+    for (const _key of this.#lru.keys()) count++;
+    return count;
   }
 
   /** Drops every entry; the store stays usable. */

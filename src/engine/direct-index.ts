@@ -10,16 +10,24 @@ function lower(code: number): number {
   return code >= 0x41 && code <= 0x5a ? code + 32 : code;
 }
 
+/** How many characters (from the end of the normalised value) the hash reads: ends tell keys apart. */
+const HASHED_CHARS = 16;
+
 /**
  * Looks a RAW header value up in a direct tree as if it had been normalised for the device trees
  * (ASCII lower-cased, 11 characters deleted): the hash and the key comparison read the raw value
  * and skip/fold characters on the fly, so a lookup allocates nothing. Same answers as
  * `tree.get(normaliseForDevice(raw))` with the 4-byte minimum.
+ *
+ * The hash covers only the last {@link HASHED_CHARS} normalised characters (profile URLs differ
+ * at the end, and a short hash chain is fast); each slot keeps its key's full hash, so a key is
+ * compared character by character only when the hashes agree.
  */
 export class DirectIndex {
   private readonly keys: readonly string[];
   private readonly ids: readonly string[];
   private readonly slots: Int32Array;
+  private readonly slotHash: Int32Array;
   private readonly mask: number;
 
   constructor(tree: DirectTree) {
@@ -28,53 +36,55 @@ export class DirectIndex {
     let size = 8;
     while (size < this.keys.length * 2) size *= 2;
     this.slots = new Int32Array(size).fill(-1);
+    this.slotHash = new Int32Array(size);
     this.mask = size - 1;
     this.keys.forEach((key, k) => {
-      let slot = hashKey(key) & this.mask;
+      const hash = hashKey(key);
+      let slot = hash & this.mask;
       while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask;
       this.slots[slot] = k;
+      this.slotHash[slot] = hash;
     });
   }
 
   /** The id for a raw header value, or undefined. */
   get(raw: string): string | undefined {
+    // Hash the last HASHED_CHARS kept characters, reading backwards, in the order hashKey reads them.
     let hash = 0x811c9dc5;
     let kept = 0;
-    let wide = false;
-    for (let i = 0; i < raw.length; i++) {
+    let i = raw.length - 1;
+    for (; i >= 0 && kept < HASHED_CHARS; i--) {
       const code = raw.charCodeAt(i);
-      if (code < 0x80) {
-        if (DELETED[code] === 1) continue;
-      } else {
-        wide = true;
-      }
+      if (code < 0x80 && DELETED[code] === 1) continue;
       hash = Math.imul(hash ^ lower(code), 0x01000193);
       kept++;
     }
-    if (kept < 4 && !(wide && isMatchable(normaliseForDevice(raw)))) return undefined;
+    if (kept < 4 && !isMatchable(normaliseForDevice(raw))) return undefined;
     let slot = hash & this.mask;
     for (;;) {
       const k = this.slots[slot]!;
       if (k < 0) return undefined;
-      if (sameNormalised(raw, this.keys[k] as string, kept)) return this.ids[k];
+      if (this.slotHash[slot] === hash && sameNormalised(raw, this.keys[k] as string)) return this.ids[k];
       slot = (slot + 1) & this.mask;
     }
   }
 }
 
+/** The hash `get` computes, over a normalised key: its last HASHED_CHARS characters, last first. */
 function hashKey(key: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  const stop = Math.max(0, key.length - HASHED_CHARS);
+  for (let i = key.length - 1; i >= stop; i--) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash;
 }
 
-function sameNormalised(raw: string, key: string, kept: number): boolean {
-  if (key.length !== kept) return false;
-  let j = 0;
-  for (let i = 0; i < raw.length; i++) {
+/** True when the raw value normalises to exactly `key` (compared from the end, without building it). */
+function sameNormalised(raw: string, key: string): boolean {
+  let j = key.length;
+  for (let i = raw.length - 1; i >= 0; i--) {
     const code = raw.charCodeAt(i);
     if (code < 0x80 && DELETED[code] === 1) continue;
-    if (lower(code) !== key.charCodeAt(j++)) return false;
+    if (j === 0 || lower(code) !== key.charCodeAt(--j)) return false;
   }
-  return true;
+  return j === 0;
 }

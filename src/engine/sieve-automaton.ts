@@ -1,20 +1,12 @@
 // Aho-Corasick automaton over every filter and match key of some sieve trees, with normalisation built in.
 
-import { HdDataError } from "../errors.js";
-import {
-  DEVICE_DELETED_CHARS,
-  isMatchable,
-  isTrimmable,
-  normaliseForDevice,
-  normaliseForExtra,
-} from "./normalise.js";
+import { buildAutomatonTables, type SieveNormalisation } from "./automaton-tables.js";
+import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import type { SieveTree } from "./tree-data.js";
 
-/** Which normalisation the automaton applies while it reads a raw value. */
-export type SieveNormalisation = "device" | "extra";
+export type { SieveNormalisation } from "./automaton-tables.js";
 
 const NONE = 0x7fffffff;
-const MAX_TABLE_ENTRIES = 0x7fffffff;
 
 /**
  * A deterministic automaton that reads a RAW header value once, normalising on the fly, and finds
@@ -22,9 +14,10 @@ const MAX_TABLE_ENTRIES = 0x7fffffff;
  * order whose match key and whose filter key both occur in the normalised value. That is exactly
  * the naive walk's answer, because rule numbers follow (filter, match) document order.
  *
- * Layout: one dense transition table (`Int32Array`, states x character classes) whose entries hold
- * the next state's row offset, negated when that state ends a key; the key-end states chain
- * through dictionary links. Per scan, keys found are stamped (no clearing, no allocation).
+ * Layout: see {@link AutomatonTables}. The scan loop has no branch but its own: each step is
+ * one table read, and key-end states (odd row starts) are noted in a reused buffer, to be
+ * recorded after the loop. A branch per key end would be mispredicted about once per ten
+ * characters. Per scan, keys found are stamped (no clearing, no allocation).
  */
 export class SieveAutomaton {
   /** Per tree, the rule the last scan found (tree-local number) or -1. */
@@ -34,26 +27,21 @@ export class SieveAutomaton {
 
   private readonly trim: boolean;
   private readonly normalise: (value: string) => string;
-  private readonly stride: number;
+  /** `1 / stride`: a row offset times this (rounded) is the state number, cheaper than dividing. */
+  private readonly rowToState: number;
   private readonly deletedClass: number;
   private readonly classOf: Int32Array;
   private readonly delta: Int32Array;
-  private readonly outLink: Int32Array;
-  private readonly dictNext: Int32Array;
-  private readonly statePattern: Int32Array;
-  private readonly patFilterStart: Int32Array;
-  private readonly patFilters: Int32Array;
-  private readonly patRuleStart: Int32Array;
-  private readonly patRules: Int32Array;
-  private readonly ruleFilter: Int32Array;
-  private readonly ruleTree: Int32Array;
-  private readonly ruleOffset: Int32Array;
-  private readonly emptyPattern: number;
-  private readonly filterStamp: Uint32Array;
-  private readonly patStamp: Uint32Array;
-  private readonly hits: Int32Array;
+  private readonly stateHit: Int32Array;
+  private readonly hitData: Int32Array;
+  /** Per filter instance: the stamp of the last scan that saw its key. */
+  private readonly filterStamp: Int32Array;
+  /** `hitData` offsets of the rule lists of the states recorded in this scan. */
+  private hits: Int32Array;
   private hitCount = 0;
   private stamp = 0;
+  /** Rows of the key-end states the last walk passed (grown to the longest value seen). */
+  private found = new Int32Array(256);
 
   /** Number of automaton states (for memory figures). */
   readonly states: number;
@@ -62,157 +50,16 @@ export class SieveAutomaton {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
     this.best = new Int32Array(trees.length).fill(-1);
-
-    // 1. Distinct keys ("patterns") and, per pattern, the filters and rules it stands for
-    //    (counted first, then filled, so no per-pattern arrays are allocated).
-    const patIndex = new Map<string, number>();
-    const patterns: string[] = [];
-    let totalFilters = 0;
-    let totalRules = 0;
-    for (const tree of trees) {
-      totalFilters += tree.filterKey.length;
-      totalRules += tree.ruleMatch.length;
-    }
-    const filterPattern = new Int32Array(totalFilters);
-    const rulePattern = new Int32Array(totalRules);
-    const patternOf = (key: string): number => {
-      let p = patIndex.get(key);
-      if (p === undefined) {
-        p = patterns.length;
-        patIndex.set(key, p);
-        patterns.push(key);
-      }
-      return p;
-    };
-    this.ruleFilter = new Int32Array(totalRules);
-    this.ruleTree = new Int32Array(totalRules);
-    this.ruleOffset = new Int32Array(trees.length);
-    let filterOffset = 0;
-    let ruleOffset = 0;
-    trees.forEach((tree, t) => {
-      this.ruleOffset[t] = ruleOffset;
-      for (let f = 0; f < tree.filterKey.length; f++) {
-        filterPattern[filterOffset + f] = patternOf(tree.filterKey[f] as string);
-      }
-      for (let r = 0; r < tree.ruleMatch.length; r++) {
-        rulePattern[ruleOffset + r] = patternOf(tree.ruleMatch[r] as string);
-        this.ruleFilter[ruleOffset + r] = filterOffset + (tree.ruleFilter[r] as number);
-        this.ruleTree[ruleOffset + r] = t;
-      }
-      filterOffset += tree.filterKey.length;
-      ruleOffset += tree.ruleMatch.length;
-    });
-    [this.patFilterStart, this.patFilters] = group(filterPattern, patterns.length);
-    [this.patRuleStart, this.patRules] = group(rulePattern, patterns.length);
-    this.emptyPattern = patIndex.get("") ?? -1;
-
-    // 2. Character classes: every code unit used by a key gets a class; class 0 is "any other".
-    const classes = new Map<number, number>();
-    for (const key of patterns) {
-      for (let i = 0; i < key.length; i++) {
-        const code = key.charCodeAt(i);
-        if (!classes.has(code)) classes.set(code, classes.size + 1);
-      }
-    }
-    // The last class stands for the characters the normalisation deletes: every state loops to
-    // itself on it, so the scan loop needs no branch for them.
-    const stride = classes.size + 2;
-    const deletedClass = stride - 1;
-    this.stride = stride;
-    this.deletedClass = deletedClass;
-    const deleted = new Set<number>();
-    if (normalisation === "device") for (const ch of DEVICE_DELETED_CHARS) deleted.add(ch.charCodeAt(0));
-    else deleted.add(0x20);
-    this.classOf = new Int32Array(0x10000);
-    for (let code = 0; code < 0x10000; code++) {
-      if (deleted.has(code)) {
-        this.classOf[code] = deletedClass;
-        continue;
-      }
-      const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
-      this.classOf[code] = classes.get(lower) ?? 0;
-    }
-
-    // 3. Trie of the keys (temporary numbering) as first-child / next-sibling lists in typed arrays.
-    let maxNodes = 1;
-    for (const key of patterns) maxNodes += key.length;
-    const firstChild = new Int32Array(maxNodes).fill(-1);
-    const nextSibling = new Int32Array(maxNodes).fill(-1);
-    const nodeClass = new Int32Array(maxNodes);
-    const nodePattern = new Int32Array(maxNodes).fill(-1);
-    const rootChild = new Int32Array(stride).fill(-1);
-    let nodeCount = 1;
-    for (let p = 0; p < patterns.length; p++) {
-      const key = patterns[p] as string;
-      let node = 0;
-      for (let i = 0; i < key.length; i++) {
-        const cls = classes.get(key.charCodeAt(i)) as number;
-        let next = -1;
-        if (node === 0) {
-          next = rootChild[cls] as number;
-        } else {
-          for (let c = firstChild[node] as number; c >= 0; c = nextSibling[c] as number) {
-            if (nodeClass[c] === cls) {
-              next = c;
-              break;
-            }
-          }
-        }
-        if (next < 0) {
-          next = nodeCount++;
-          nodeClass[next] = cls;
-          nextSibling[next] = firstChild[node] as number;
-          firstChild[node] = next;
-          if (node === 0) rootChild[cls] = next;
-        }
-        node = next;
-      }
-      if (node !== 0) nodePattern[node] = p;
-    }
-    const states = nodeCount;
-    this.states = states;
-    if (states * stride > MAX_TABLE_ENTRIES) {
-      throw new HdDataError(`trees too large to compile: ${states} states x ${stride} classes`);
-    }
-
-    // 4. Breadth-first: final numbering, failure links, full transition rows, output links.
-    const delta = new Int32Array(states * stride);
-    const fail = new Int32Array(states);
-    const outLink = new Int32Array(states).fill(-1);
-    const statePattern = new Int32Array(states).fill(-1);
-    const queue = new Int32Array(states); // temporary node of each final state
-    let tail = 1;
-    const decode = (entry: number): number => (entry >= 0 ? entry : -entry - 1) / stride;
-    for (let s = 0; s < tail; s++) {
-      const tmp = queue[s] as number;
-      const row = s * stride;
-      if (s !== 0) {
-        const from = (fail[s] as number) * stride;
-        delta.copyWithin(row, from, from + stride);
-      }
-      delta[row + deletedClass] = row;
-      for (let kid = firstChild[tmp] as number; kid >= 0; kid = nextSibling[kid] as number) {
-        const cls = nodeClass[kid] as number;
-        const c = tail++;
-        queue[c] = kid;
-        const f = decode(delta[row + cls] as number);
-        fail[c] = f;
-        const own = nodePattern[kid] as number;
-        statePattern[c] = own;
-        outLink[c] = own >= 0 ? c : (outLink[f] as number);
-        delta[row + cls] = outLink[c] !== -1 ? -(c * stride) - 1 : c * stride;
-      }
-    }
-    const dictNext = new Int32Array(states).fill(-1);
-    for (let s = 1; s < states; s++) dictNext[s] = outLink[fail[s] as number] as number;
-    this.delta = delta;
-    this.outLink = outLink;
-    this.dictNext = dictNext;
-    this.statePattern = statePattern;
-
-    this.filterStamp = new Uint32Array(totalFilters);
-    this.patStamp = new Uint32Array(patterns.length);
-    this.hits = new Int32Array(patterns.length);
+    const tables = buildAutomatonTables(trees, normalisation);
+    this.rowToState = 1 / tables.stride;
+    this.deletedClass = tables.deletedClass;
+    this.classOf = tables.classOf;
+    this.delta = tables.delta;
+    this.stateHit = tables.stateHit;
+    this.hitData = tables.hitData;
+    this.states = tables.states;
+    this.filterStamp = new Int32Array(tables.filters);
+    this.hits = new Int32Array(64);
   }
 
   /** Bytes held by the automaton's typed arrays. */
@@ -221,17 +68,9 @@ export class SieveAutomaton {
     for (const array of [
       this.classOf,
       this.delta,
-      this.outLink,
-      this.dictNext,
-      this.statePattern,
-      this.patFilterStart,
-      this.patFilters,
-      this.patRuleStart,
-      this.patRules,
-      this.ruleFilter,
-      this.ruleTree,
+      this.stateHit,
+      this.hitData,
       this.filterStamp,
-      this.patStamp,
       this.hits,
     ]) {
       total += array.byteLength;
@@ -254,19 +93,18 @@ export class SieveAutomaton {
       while (start < end && isTrimmable(raw.charCodeAt(start))) start++;
       while (end > start && isTrimmable(raw.charCodeAt(end - 1))) end--;
     }
+    const found = this.foundBuffer(end - start);
     const classOf = this.classOf;
     const delta = this.delta;
-    const stride = this.stride;
-    let state = 0;
+    let row = 0;
+    let count = 0;
     for (let i = start; i < end; i++) {
-      const entry = delta[state + classOf[raw.charCodeAt(i)]!]!;
-      if (entry >= 0) {
-        state = entry;
-      } else {
-        state = -entry - 1;
-        this.hitState((state / stride) | 0, -1, stamp);
-      }
+      row = delta[row + classOf[raw.charCodeAt(i)]!]!;
+      // Branch-free: always write the row, keep it (count + 1) only when it is odd (a key ends).
+      found[count] = row;
+      count += row & 1;
     }
+    this.record(count, stamp);
     this.finish(raw, start, end, stamp);
   }
 
@@ -290,47 +128,56 @@ export class SieveAutomaton {
     }
     const dStamp = device.begin(raw);
     const eStamp = extra.begin(raw);
+    const dFound = device.foundBuffer(length);
+    const eFound = extra.foundBuffer(length);
     const dClass = device.classOf;
     const dDelta = device.delta;
-    const dStride = device.stride;
     const eClass = extra.classOf;
     const eDelta = extra.delta;
-    const eStride = extra.stride;
-    let dState = 0;
-    let eState = 0;
+    let dRow = 0;
+    let eRow = 0;
+    let dCount = 0;
+    let eCount = 0;
     for (let i = 0; i < length; i++) {
       const code = raw.charCodeAt(i);
-      const dEntry = dDelta[dState + dClass[code]!]!;
-      const eEntry = eDelta[eState + eClass[code]!]!;
-      if (dEntry >= 0) {
-        dState = dEntry;
-      } else {
-        dState = -dEntry - 1;
-        device.hitState((dState / dStride) | 0, -1, dStamp);
-      }
-      if (eEntry >= 0) {
-        eState = eEntry;
-      } else {
-        eState = -eEntry - 1;
-        extra.hitState((eState / eStride) | 0, -1, eStamp);
-      }
+      dRow = dDelta[dRow + dClass[code]!]!;
+      eRow = eDelta[eRow + eClass[code]!]!;
+      dFound[dCount] = dRow;
+      eFound[eCount] = eRow;
+      dCount += dRow & 1;
+      eCount += eRow & 1;
     }
+    device.record(dCount, dStamp);
+    extra.record(eCount, eStamp);
     device.finish(raw, 0, length, dStamp);
     extra.finish(raw, 0, length, eStamp);
+  }
+
+  /** The buffer for the key-end rows of a walk over `length` characters (at most one per character). */
+  private foundBuffer(length: number): Int32Array {
+    if (this.found.length <= length) this.found = new Int32Array(length * 2 + 1);
+    return this.found;
+  }
+
+  /** Records the keys of the first `count` rows in the found buffer. */
+  private record(count: number, stamp: number): void {
+    const found = this.found;
+    for (let k = 0; k < count; k++) this.hitState(found[k]!, stamp);
   }
 
   /** Starts a scan: remembers the value, takes a fresh stamp, records the empty key if any. */
   private begin(raw: string): number {
     this.lastRaw = raw;
     let stamp = this.stamp + 1;
-    if (stamp === 0xffffffff) {
+    if (stamp === 0x7fffffff) {
+      // Once in 2^31 scans: clear every stamp so an old one cannot look current.
       this.filterStamp.fill(0);
-      this.patStamp.fill(0);
+      for (const at of this.stateHit) if (at >= 0) this.hitData[at] = 0;
       stamp = 1;
     }
     this.stamp = stamp;
     this.hitCount = 0;
-    if (this.emptyPattern >= 0) this.hitState(-1, this.emptyPattern, stamp);
+    if (this.stateHit[0]! >= 0) this.hitState(0, stamp); // the root stands for the empty key
     return stamp;
   }
 
@@ -343,20 +190,18 @@ export class SieveAutomaton {
       return;
     }
     for (let t = 0; t < trees; t++) best[t] = NONE;
-    const { hits, patRuleStart, patRules, ruleFilter, ruleTree, filterStamp } = this;
+    const { hits, hitData, filterStamp } = this;
     for (let h = 0; h < this.hitCount; h++) {
-      const p = hits[h]!;
-      const stop = patRuleStart[p + 1]!;
-      for (let j = patRuleStart[p]!; j < stop; j++) {
-        const rule = patRules[j]!;
-        if (filterStamp[ruleFilter[rule]!] !== stamp) continue;
-        const t = ruleTree[rule]!;
+      let at = hits[h]!;
+      const stop = at + 1 + 3 * hitData[at]!;
+      for (at++; at < stop; at += 3) {
+        if (filterStamp[hitData[at]!] !== stamp) continue;
+        const t = hitData[at + 1]!;
+        const rule = hitData[at + 2]!;
         if (rule < best[t]!) best[t] = rule;
       }
     }
-    for (let t = 0; t < trees; t++) {
-      best[t] = best[t] === NONE ? -1 : best[t]! - this.ruleOffset[t]!;
-    }
+    for (let t = 0; t < trees; t++) if (best[t] === NONE) best[t] = -1;
   }
 
   /** True when the normalised value has at least 4 UTF-8 bytes (usually decided by its first characters). */
@@ -372,31 +217,26 @@ export class SieveAutomaton {
     return wide && isMatchable(this.normalise(raw));
   }
 
-  /** Records the keys ending at a state (its own and its dictionary suffixes), or one pattern. */
-  private hitState(state: number, pattern: number, stamp: number): void {
-    let t = state >= 0 ? this.outLink[state]! : -1;
-    let p = pattern >= 0 ? pattern : this.statePattern[t]!;
-    for (;;) {
-      if (this.patStamp[p] === stamp) return; // its suffix chain was recorded with it
-      this.patStamp[p] = stamp;
-      const fEnd = this.patFilterStart[p + 1]!;
-      for (let j = this.patFilterStart[p]!; j < fEnd; j++) this.filterStamp[this.patFilters[j]!] = stamp;
-      if (this.patRuleStart[p + 1]! > this.patRuleStart[p]!) this.hits[this.hitCount++] = p;
-      if (t < 0) return;
-      t = this.dictNext[t]!;
-      if (t < 0) return;
-      p = this.statePattern[t]!;
+  /**
+   * Records the keys ending at the state of a row offset: stamps their filters now, keeps their
+   * rules for {@link finish} (a rule counts only if its filter turns up anywhere in the value).
+   */
+  private hitState(row: number, stamp: number): void {
+    // row = state * stride exactly, so the rounded product is exact for any table size.
+    const state = (row * this.rowToState + 0.5) | 0;
+    const hitData = this.hitData;
+    let at = this.stateHit[state]!;
+    if (hitData[at] === stamp) return; // recorded already in this scan
+    hitData[at++] = stamp;
+    const filterStamp = this.filterStamp;
+    const filtersEnd = at + 1 + hitData[at]!;
+    for (at++; at < filtersEnd; at++) filterStamp[hitData[at]!] = stamp;
+    if (hitData[at]! === 0) return;
+    if (this.hitCount === this.hits.length) {
+      const grown = new Int32Array(this.hits.length * 2);
+      grown.set(this.hits);
+      this.hits = grown;
     }
+    this.hits[this.hitCount++] = at;
   }
-}
-
-/** Groups items by key: for each key, the items (ascending) with that key, as start offsets + a flat list. */
-function group(keyOf: Int32Array, keys: number): [Int32Array, Int32Array] {
-  const start = new Int32Array(keys + 1);
-  for (let i = 0; i < keyOf.length; i++) start[(keyOf[i] as number) + 1]!++;
-  for (let k = 0; k < keys; k++) start[k + 1]! += start[k] as number;
-  const fill = start.slice(0, keys);
-  const flat = new Int32Array(keyOf.length);
-  for (let i = 0; i < keyOf.length; i++) flat[fill[keyOf[i] as number]!++] = i;
-  return [start, flat];
 }

@@ -24,6 +24,7 @@ import {
   type MemoValue,
   SingleFlight,
 } from "./memo.js";
+import { errorCode, type HandsetDetectionEvent, type MetricsRecorder } from "./metrics.js";
 import type { QuotaGuard } from "./quota.js";
 
 /** A local engine that may still be loading. */
@@ -49,6 +50,10 @@ export interface ResolverConfig {
   breaker: CircuitBreaker;
   /** Reports a failure the app should know about but that does not fail a request. */
   debug: (message: string, details: Record<string, unknown>) => void;
+  /** Counters bumped as things happen. */
+  metrics: MetricsRecorder;
+  /** The `onEvent` hook (already guarded against throwing), when given. */
+  emit: ((event: HandsetDetectionEvent) => void) | undefined;
 }
 
 type Entry = CacheEntry<MemoValue> | undefined;
@@ -84,6 +89,8 @@ function toError(error: unknown): Error {
  */
 export class DeviceResolver {
   readonly #c: ResolverConfig;
+  /** `#c.metrics`, one field load closer for the hot path. */
+  readonly #m: MetricsRecorder;
   readonly #flights = new SingleFlight<Device>();
   /** Frozen memo devices per entry, so a hit on the in-memory store allocates nothing. */
   readonly #memoDevices = new WeakMap<object, Device>();
@@ -93,8 +100,14 @@ export class DeviceResolver {
 
   constructor(config: ResolverConfig) {
     this.#c = config;
+    this.#m = config.metrics;
     const wanted = [...config.legacyOptions, ...(config.geoip ? ["geoip"] : [])];
     this.#wireOptions = wanted.length > 0 ? ["hd_specs", ...wanted] : undefined;
+  }
+
+  /** Distinct detections being resolved right now. */
+  get inFlight(): number {
+    return this.#flights.size;
   }
 
   /** Resolves the device for one request. `ip` is the client IP (`req.ip`). */
@@ -110,7 +123,11 @@ export class DeviceResolver {
     const device = asDevice(d);
     if (geoIp === undefined) {
       // The hot path: a fresh memo hit allocates nothing.
-      if (device !== undefined && device.expiresAt > Date.now()) return this.#memoDevice(device);
+      if (device !== undefined && device.expiresAt > Date.now()) {
+        this.#m.memoHits++;
+        return this.#memoDevice(device);
+      }
+      this.#m.memoMisses++;
       return this.#miss(picked, undefined, device, undefined);
     }
     const g = memo.get(geoKey(geoIp));
@@ -121,8 +138,10 @@ export class DeviceResolver {
     const geo = asGeo(g);
     const now = Date.now();
     if (device !== undefined && device.expiresAt > now && geo !== undefined && geo.expiresAt > now) {
+      this.#m.memoHits++;
       return buildDevice(device.value, "memo", geo.value.geoip);
     }
+    this.#m.memoMisses++;
     return this.#miss(picked, geoIp, device, geo);
   }
 
@@ -145,12 +164,18 @@ export class DeviceResolver {
     ctx.device = asDevice(device);
     ctx.geo = asGeo(geo);
     const now = Date.now();
+    const metrics = this.#m;
     if (ctx.device !== undefined && ctx.device.expiresAt > now) {
-      if (ctx.ip === undefined) return this.#memoDevice(ctx.device);
+      if (ctx.ip === undefined) {
+        metrics.memoHits++;
+        return this.#memoDevice(ctx.device);
+      }
       if (ctx.geo !== undefined && ctx.geo.expiresAt > now) {
+        metrics.memoHits++;
         return buildDevice(ctx.device.value, "memo", ctx.geo.value.geoip);
       }
     }
+    metrics.memoMisses++;
     return this.#detect(ctx);
   }
 
@@ -169,6 +194,8 @@ export class DeviceResolver {
     const timeoutMs = this.#c.timeoutMs;
     return new Promise<Device>((resolve) => {
       const timer = setTimeout(() => {
+        this.#m.timeouts++;
+        this.#c.emit?.({ type: "timeout", timeoutMs });
         const error = new HdTimeoutError(
           `Device detection took longer than timeoutMs (${timeoutMs} ms); the request continued without it.`,
         );
@@ -233,7 +260,11 @@ export class DeviceResolver {
       if (source === "local") this.#c.memo?.set(ctx.picked.key, { kind: "device", ...p, source: "local" });
     };
     if (!needLegacy) memoDevice(part);
-    if ((!needLegacy && !needGeo) || this.#c.cloud === undefined || (this.#c.skipBots && part.bot)) {
+    if ((!needLegacy && !needGeo) || this.#c.cloud === undefined) {
+      return buildDevice(part, source, ctx.geo?.value.geoip);
+    }
+    if (this.#c.skipBots && part.bot) {
+      this.#m.skippedBots++;
       return buildDevice(part, source, ctx.geo?.value.geoip);
     }
     const options = [...(needLegacy ? this.#c.legacyOptions : []), ...(needGeo ? ["geoip"] : [])];
@@ -266,6 +297,7 @@ export class DeviceResolver {
     const bot = this.#isBot(ctx);
     const wrap = (raw: unknown): DevicePart =>
       withCrawlerHint({ reply: checkReply(raw), bot }, ctx.picked.userAgent);
+    this.#m.localDetections++;
     try {
       const raw = engine.detect(ctx.picked.headers);
       if (!isThenable(raw)) return wrap(raw);
@@ -298,8 +330,10 @@ export class DeviceResolver {
   // ---- cloud mode ----
 
   #detectCloud(ctx: Context): Device | Promise<Device> {
-    if (this.#c.skipBots && this.#isBot(ctx))
+    if (this.#c.skipBots && this.#isBot(ctx)) {
+      this.#m.skippedBots++;
       return this.#withoutCloud(ctx, "Skipped: crawler (skipBots)", true);
+    }
     const flightKey = ctx.ip === undefined ? ctx.picked.key : `${ctx.picked.key}\u0002${ctx.ip}`;
     return this.#flights.run(flightKey, async () => {
       const reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined);
@@ -326,10 +360,14 @@ export class DeviceResolver {
     options: DetectParams["options"],
     sendIp: boolean,
   ): Promise<DetectReply | Error | "quota"> {
-    const { cloud, breaker, quota } = this.#c;
+    const { cloud, breaker, quota, metrics, emit } = this.#c;
     if (cloud === undefined) return new HdNetworkError("No cloud client is configured.");
-    if (quota !== undefined && !quota.take()) return "quota";
+    if (quota !== undefined && !quota.take()) {
+      metrics.refusedByQuota++;
+      return "quota";
+    }
     if (!breaker.tryAcquire()) {
+      metrics.pausedByBreaker++;
       quota?.refund();
       const paused = new HdNetworkError(
         `Cloud detection is paused for ${Math.ceil(breaker.retryInMs / 1000)} s after repeated failures.`,
@@ -349,12 +387,26 @@ export class DeviceResolver {
       breaker.failure(new HdTimeoutError(`Cloud detect took longer than ${this.#c.timeoutMs} ms.`));
     }, this.#c.timeoutMs);
     watchdog.unref();
+    metrics.cloudCalls++;
+    const started = performance.now();
+    const settle = (failure: Error | undefined): void => {
+      const durationMs = performance.now() - started;
+      metrics.cloudCall(durationMs, failure);
+      emit?.({
+        type: "cloud-call",
+        durationMs,
+        ok: failure === undefined,
+        code: failure === undefined ? undefined : errorCode(failure),
+      });
+    };
     try {
       const reply = checkReply(await cloud.detect(ctx.picked.headers, params));
+      settle(undefined);
       breaker.success();
       return reply;
     } catch (error) {
       if (isHdNotFoundError(error)) {
+        settle(undefined);
         breaker.success();
         try {
           return checkReply(error.reply);
@@ -363,6 +415,7 @@ export class DeviceResolver {
         }
       }
       const failure = toError(error);
+      settle(failure);
       if (!counted) breaker.failure(failure);
       this.#c.debug("Cloud detection failed", { error: failure.message });
       return failure;

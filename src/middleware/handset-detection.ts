@@ -11,6 +11,12 @@ import { buildDevice, type Device, noReply } from "./device.js";
 import { DeviceResolver } from "./device-resolver.js";
 import "./express-augmentation.js";
 import { isThenable, Memo, type MemoValue } from "./memo.js";
+import {
+  type HandsetDetectionEvent,
+  type HandsetDetectionMetrics,
+  MetricsRecorder,
+  snapshot,
+} from "./metrics.js";
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
 import { QuotaGuard } from "./quota.js";
 
@@ -18,6 +24,12 @@ import { QuotaGuard } from "./quota.js";
 export interface HandsetDetectionMiddleware extends RequestHandler {
   /** Which detector answers devices: `local` (engine) or `cloud`, as decided at construction. */
   readonly mode: "local" | "cloud";
+  /**
+   * A snapshot of the counters (memo hits and misses, cloud calls, latency and errors, breaker,
+   * quota, unknown devices, local detections, skipped crawlers). Cheap enough for every scrape;
+   * the request path only bumps integers.
+   */
+  metrics(): HandsetDetectionMetrics;
 }
 
 /** Adds `name` to a `Vary` header value unless it is already there (or the value is `*`). */
@@ -45,25 +57,42 @@ function appendVary(previous: string, names: string): string {
  */
 export function handsetDetection(options: HandsetDetectionOptions): HandsetDetectionMiddleware {
   const config = resolveOptions(options);
-  const { logger, failOpen, onError, vary, geoip } = config;
+  const { logger, failOpen, onError, onEvent, vary, geoip } = config;
   const detectors = chooseDetectors(config);
   const warn = warnOnce(logger);
+  const metrics = new MetricsRecorder();
+  const emit =
+    onEvent === undefined
+      ? undefined
+      : (event: HandsetDetectionEvent): void => {
+          try {
+            onEvent(event);
+          } catch (hookError) {
+            warn("HD_ON_EVENT_HOOK_THREW", "The onEvent hook threw; detection goes on.", {
+              error: hookError instanceof Error ? hookError.message : String(hookError),
+            });
+          }
+        };
 
   const storeError = (error: unknown): void =>
     warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
       error: error instanceof Error ? error.message : String(error),
     });
   let memo: Memo | undefined;
+  let memoryStore: MemoryStore<MemoValue> | undefined;
   if (config.store !== undefined) memo = new Memo(config.store, config.ttlMs, storeError);
   else if (config.cacheSize > 0) {
-    memo = new Memo(new MemoryStore<MemoValue>({ maxEntries: config.cacheSize }), config.ttlMs, storeError);
+    memoryStore = new MemoryStore<MemoValue>({ maxEntries: config.cacheSize });
+    memo = new Memo(memoryStore, config.ttlMs, storeError);
   }
 
   const breaker = new CircuitBreaker({
     threshold: config.breakerThreshold,
     cooldownMs: config.breakerCooldownMs,
     onChange: (state, { failures, lastError }) => {
+      emit?.({ type: "breaker", state });
       if (state === "open") {
+        metrics.breakerOpens++;
         logger.warn(
           `Cloud detection failed ${failures} times in a row; pausing it for ${config.breakerCooldownMs} ms.`,
           {
@@ -81,13 +110,15 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       ? undefined
       : new QuotaGuard({
           monthlyQuota: config.monthlyQuota,
-          onSpent: ({ month }) =>
+          onSpent: ({ month, monthlyQuota }) => {
+            emit?.({ type: "quota-spent", month, monthlyQuota });
             logger.warn(
               `The monthly quota of ${config.monthlyQuota} cloud detections is spent for ${month}; ${
                 detectors.engine ? "the local engine answers" : "devices are marked unknown"
               } until the month ends.`,
               { code: "HD_QUOTA_SPENT", month },
-            ),
+            );
+          },
         });
 
   const resolver = new DeviceResolver({
@@ -102,6 +133,8 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     quota,
     breaker,
     debug: (message, details) => logger.debug?.(message, details),
+    metrics,
+    emit,
   });
   const pick = createHeaderPicker(config.ignoreHeaders);
 
@@ -126,6 +159,9 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
   ): void => {
     req.device = device;
     res.locals.device = device;
+    metrics.requests++;
+    metrics.sources[device.source]++;
+    if (device.status !== 0) metrics.unknownDevices++;
     if (vary && !res.headersSent) {
       const previous = res.getHeader("Vary");
       if (previous === undefined) res.setHeader("Vary", picked.vary);
@@ -133,6 +169,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     }
     const error = device.error;
     if (error !== undefined) {
+      metrics.requestError(error);
       reportError(error, req);
       if (!failOpen && device.status !== 0) {
         next(error);
@@ -161,8 +198,21 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     }
     result.then((device) => finish(req, res, next, picked, device));
   };
-  return Object.defineProperty(middleware, "mode", {
-    value: detectors.mode,
-    enumerable: true,
+  const readMetrics = (): HandsetDetectionMetrics =>
+    snapshot(metrics, {
+      mode: detectors.mode,
+      breakerState: breaker.state,
+      inFlight: resolver.inFlight,
+      memoSize: memoryStore?.size,
+      memoMaxEntries: memoryStore?.maxEntries,
+      quota:
+        quota === undefined || config.monthlyQuota === undefined
+          ? undefined
+          : { monthlyQuota: config.monthlyQuota, used: quota.used, remaining: quota.remaining },
+      engine: detectors.engine?.current(),
+    });
+  return Object.defineProperties(middleware, {
+    mode: { value: detectors.mode, enumerable: true },
+    metrics: { value: readMetrics, enumerable: true },
   }) as HandsetDetectionMiddleware;
 }

@@ -6,6 +6,7 @@ import { describeOptionValue, HdOptionError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
 import type { DetectOption, Detector } from "../types.js";
 import type { MemoValue } from "./memo.js";
+import type { HandsetDetectionEvent } from "./metrics.js";
 
 /** Which detector answers devices. */
 export type DetectionMode = "auto" | "local" | "cloud";
@@ -46,7 +47,10 @@ export interface HandsetDetectionOptions {
    * fill the memo for later requests.
    */
   timeoutMs?: number;
-  /** How many detections the default in-memory memo keeps (default 10,000); `0` disables the memo. */
+  /**
+   * The most detections the default in-memory memo (quick-lru) holds at any time (default
+   * 10,000); `0` disables the memo.
+   */
   cacheSize?: number;
   /** How long a memoised detection is fresh, in milliseconds (default 24 h). Expired entries are still served while the cloud fails. */
   ttlMs?: number;
@@ -74,6 +78,12 @@ export interface HandsetDetectionOptions {
   failOpen?: boolean;
   /** Called for each request whose detection failed or timed out. Errors it throws are logged. */
   onError?: (error: Error, req: Request) => void;
+  /**
+   * Called for each cloud call (with its duration), breaker change, spent quota and request
+   * timeout: for histograms and alerts. Never for memo hits. Errors it throws are logged once.
+   * Counters for everything are in `middleware.metrics()`.
+   */
+  onEvent?: (event: HandsetDetectionEvent) => void;
   /** Where warnings go (default: `console.warn`). pino, winston and console fit. */
   logger?: Logger;
   /** Set `Vary` for the detection headers on every response (default `true`). */
@@ -103,6 +113,7 @@ export const KNOWN_OPTIONS: { readonly [K in keyof Required<HandsetDetectionOpti
   breakerCooldownMs: true,
   failOpen: true,
   onError: true,
+  onEvent: true,
   logger: true,
   vary: true,
   ignoreHeaders: true,
@@ -151,6 +162,7 @@ export interface ResolvedOptions {
   breakerCooldownMs: number;
   failOpen: boolean;
   onError: ((error: Error, req: Request) => void) | undefined;
+  onEvent: ((event: HandsetDetectionEvent) => void) | undefined;
   logger: Logger;
   vary: boolean;
   ignoreHeaders: readonly string[];
@@ -341,6 +353,9 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   const onError = given("onError") ? opt.onError : undefined;
   if (onError !== undefined && typeof onError !== "function")
     fail("onError", "expected a function.", onError);
+  const onEvent = given("onEvent") ? opt.onEvent : undefined;
+  if (onEvent !== undefined && typeof onEvent !== "function")
+    fail("onEvent", "expected a function.", onEvent);
 
   let ignoreHeaders: readonly string[] = [];
   if (given("ignoreHeaders")) {
@@ -379,6 +394,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
       : DEFAULTS.breakerCooldownMs,
     failOpen: given("failOpen") ? boolean("failOpen", opt.failOpen) : DEFAULTS.failOpen,
     onError,
+    onEvent,
     logger,
     vary: given("vary") ? boolean("vary", opt.vary) : DEFAULTS.vary,
     ignoreHeaders,

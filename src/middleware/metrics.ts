@@ -1,0 +1,267 @@
+// The middleware's counters (memo, cloud, outcomes) and the snapshot `middleware.metrics()` returns.
+
+import type { BreakerState } from "./breaker.js";
+import type { DeviceSource } from "./device.js";
+
+/** Upper bounds (milliseconds, inclusive) of the cloud latency histogram's buckets. */
+export const CLOUD_LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
+  5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000,
+]);
+
+/**
+ * Something that happened in the middleware, passed to the `onEvent` option. Memo hits raise no
+ * event (read them from `metrics()`), so the hook costs nothing on the hot path.
+ */
+export type HandsetDetectionEvent =
+  | {
+      /** A cloud detect call settled (sent only when one actually went out). */
+      readonly type: "cloud-call";
+      /** Time from sending to the answer or the failure, in milliseconds. */
+      readonly durationMs: number;
+      /** `true` when the service answered (a "nothing found" 301 included). */
+      readonly ok: boolean;
+      /** The failure's code (`ERR_HD_TIMEOUT`, `ERR_HD_LICENCE`, ...) when `ok` is `false`. */
+      readonly code: string | undefined;
+    }
+  | {
+      /** The circuit breaker opened (cloud calls paused) or closed again. */
+      readonly type: "breaker";
+      readonly state: "open" | "closed";
+    }
+  | {
+      /** The monthly quota was found spent (once per month). */
+      readonly type: "quota-spent";
+      /** `YYYY-MM` (UTC). */
+      readonly month: string;
+      readonly monthlyQuota: number;
+    }
+  | {
+      /** A request stopped waiting for its detection after `timeoutMs`. */
+      readonly type: "timeout";
+      readonly timeoutMs: number;
+    };
+
+/** Cloud latency: count, sum and max, and a cumulative histogram (Prometheus style). */
+export interface LatencySnapshot {
+  /** Calls measured. */
+  readonly count: number;
+  /** Sum of their durations, in milliseconds. */
+  readonly sumMs: number;
+  /** The longest, in milliseconds (0 before the first call). */
+  readonly maxMs: number;
+  /** Calls that took at most `leMs` milliseconds, for each bound of {@link CLOUD_LATENCY_BUCKETS_MS}; `count` is the `+Inf` bucket. */
+  readonly buckets: readonly { readonly leMs: number; readonly count: number }[];
+}
+
+/** A point-in-time copy of the middleware's counters and state, from `middleware.metrics()`. */
+export interface HandsetDetectionMetrics {
+  /** Who answers devices: `local` (engine) or `cloud`. */
+  readonly mode: "local" | "cloud";
+  /** Requests the middleware finished (a device was attached). */
+  readonly requests: number;
+  /** Finished requests by `req.device.source`. */
+  readonly sources: Readonly<Record<DeviceSource, number>>;
+  /** Finished requests whose device has no found reply (`status !== 0`: 301, 255, or no reply). */
+  readonly unknownDevices: number;
+  /** `unknownDevices / requests` (0 before the first request). */
+  readonly unknownRate: number;
+  /** Finished requests with `req.device.error` set, by the error's code (or name). */
+  readonly requestErrors: Readonly<Record<string, number>>;
+  /** Requests that stopped waiting after `timeoutMs` (also counted in `requestErrors.ERR_HD_TIMEOUT`). */
+  readonly timeouts: number;
+  /** Crawlers that got no cloud call because of `skipBots`. */
+  readonly skippedBots: number;
+  readonly memo: {
+    /** Lookups answered by a fresh memo entry. */
+    readonly hits: number;
+    /** Lookups that needed a detection (absent or expired entry). */
+    readonly misses: number;
+    /** `hits / (hits + misses)` (0 before the first lookup). */
+    readonly hitRatio: number;
+    /** Entries held by the default in-memory memo; `undefined` with a custom `store` or no memo. */
+    readonly size: number | undefined;
+    /** The most entries the default memo holds (`cacheSize`); `undefined` with a custom `store` or no memo. */
+    readonly maxEntries: number | undefined;
+  };
+  readonly cloud: {
+    /** Detect calls sent to the cloud client. */
+    readonly calls: number;
+    /** Calls that failed (any error but a "nothing found" 301). */
+    readonly errors: number;
+    /** Failed calls by error code (`ERR_HD_TIMEOUT`, `ERR_HD_NETWORK`, `ERR_HD_LICENCE`, ...). */
+    readonly errorsByCode: Readonly<Record<string, number>>;
+    /** How long calls took. */
+    readonly latency: LatencySnapshot;
+    /** Distinct detections being resolved right now (single flight). */
+    readonly inFlight: number;
+    /** Calls not made because the breaker was open. */
+    readonly pausedByBreaker: number;
+    /** Calls not made because the monthly quota was spent. */
+    readonly refusedByQuota: number;
+  };
+  readonly breaker: {
+    /** `closed` (calls go out), `open` (paused), `half-open` (one trial call allowed). */
+    readonly state: BreakerState;
+    /** Times it opened. */
+    readonly opens: number;
+  };
+  /** The monthly budget, when `monthlyQuota` is set. */
+  readonly quota:
+    | {
+        readonly monthlyQuota: number;
+        /** Cloud detections counted this month (UTC) by this process. */
+        readonly used: number;
+        readonly remaining: number;
+      }
+    | undefined;
+  readonly local: {
+    /** Detections run by the local engine (including fallbacks in cloud mode). */
+    readonly detections: number;
+    /** Whether a local engine is configured and loaded. */
+    readonly engineLoaded: boolean;
+    /** About the engine's data, when the engine says (a `LocalEngine` does). */
+    readonly data:
+      | {
+          /** `_notice.generated` of the specs: the data version. */
+          readonly specsGenerated: string | undefined;
+          readonly treesGenerated: string | undefined;
+          /** When the engine built this data set (ISO 8601). */
+          readonly loadedAt: string;
+          /** Milliseconds since then. */
+          readonly ageMs: number;
+        }
+      | undefined;
+  };
+}
+
+/** The code of an error for counting: its `code`, else its `name`. */
+export function errorCode(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && code !== "" ? code : error.name || "Error";
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/**
+ * Plain integer counters, bumped where things happen. Public fields, so the request path pays a
+ * property increment and nothing else; everything derived is computed by {@link snapshot}.
+ */
+export class MetricsRecorder {
+  requests = 0;
+  unknownDevices = 0;
+  timeouts = 0;
+  skippedBots = 0;
+  memoHits = 0;
+  memoMisses = 0;
+  cloudCalls = 0;
+  cloudErrors = 0;
+  pausedByBreaker = 0;
+  refusedByQuota = 0;
+  breakerOpens = 0;
+  localDetections = 0;
+  readonly sources: Record<DeviceSource, number> = { local: 0, cloud: 0, memo: 0, skipped: 0 };
+  readonly requestErrors: Record<string, number> = Object.create(null);
+  readonly cloudErrorsByCode: Record<string, number> = Object.create(null);
+  #latencyCount = 0;
+  #latencySumMs = 0;
+  #latencyMaxMs = 0;
+  /** Per-bucket (not cumulative) counts; the last slot is over the largest bound. */
+  readonly #latencyBuckets = new Array<number>(CLOUD_LATENCY_BUCKETS_MS.length + 1).fill(0);
+
+  /** Counts a failed request by its error's code. */
+  requestError(error: Error): void {
+    bump(this.requestErrors, errorCode(error));
+  }
+
+  /** Records one settled cloud call; `error` when it failed. */
+  cloudCall(durationMs: number, error: Error | undefined): void {
+    this.#latencyCount++;
+    this.#latencySumMs += durationMs;
+    if (durationMs > this.#latencyMaxMs) this.#latencyMaxMs = durationMs;
+    let slot = 0;
+    while (slot < CLOUD_LATENCY_BUCKETS_MS.length && durationMs > CLOUD_LATENCY_BUCKETS_MS[slot]!) slot++;
+    this.#latencyBuckets[slot]!++;
+    if (error !== undefined) {
+      this.cloudErrors++;
+      bump(this.cloudErrorsByCode, errorCode(error));
+    }
+  }
+
+  /** The latency histogram as a snapshot. */
+  latency(): LatencySnapshot {
+    let running = 0;
+    const buckets = CLOUD_LATENCY_BUCKETS_MS.map((leMs, i) => {
+      running += this.#latencyBuckets[i]!;
+      return { leMs, count: running };
+    });
+    return { count: this.#latencyCount, sumMs: this.#latencySumMs, maxMs: this.#latencyMaxMs, buckets };
+  }
+}
+
+/** Live state the snapshot reads besides the counters. */
+export interface MetricsState {
+  readonly mode: "local" | "cloud";
+  readonly breakerState: BreakerState;
+  readonly inFlight: number;
+  readonly memoSize: number | undefined;
+  readonly memoMaxEntries: number | undefined;
+  readonly quota: { monthlyQuota: number; used: number; remaining: number } | undefined;
+  /** The loaded engine, if any (its `dataInfo` is read when present). */
+  readonly engine: unknown;
+}
+
+const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
+
+/** Reads `dataInfo` of an engine that has one (a `LocalEngine`). */
+function dataOf(engine: unknown, now: number): HandsetDetectionMetrics["local"]["data"] {
+  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo as
+    | { specsGenerated?: unknown; treesGenerated?: unknown; loadedAt?: unknown }
+    | undefined;
+  if (typeof info !== "object" || info === null || !(info.loadedAt instanceof Date)) return undefined;
+  const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+  return {
+    specsGenerated: text(info.specsGenerated),
+    treesGenerated: text(info.treesGenerated),
+    loadedAt: info.loadedAt.toISOString(),
+    ageMs: Math.max(0, now - info.loadedAt.getTime()),
+  };
+}
+
+/** Builds the snapshot: copies of every counter, so later requests do not change it. */
+export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetectionMetrics {
+  return {
+    mode: state.mode,
+    requests: m.requests,
+    sources: { ...m.sources },
+    unknownDevices: m.unknownDevices,
+    unknownRate: ratio(m.unknownDevices, m.requests),
+    requestErrors: { ...m.requestErrors },
+    timeouts: m.timeouts,
+    skippedBots: m.skippedBots,
+    memo: {
+      hits: m.memoHits,
+      misses: m.memoMisses,
+      hitRatio: ratio(m.memoHits, m.memoHits + m.memoMisses),
+      size: state.memoSize,
+      maxEntries: state.memoMaxEntries,
+    },
+    cloud: {
+      calls: m.cloudCalls,
+      errors: m.cloudErrors,
+      errorsByCode: { ...m.cloudErrorsByCode },
+      latency: m.latency(),
+      inFlight: state.inFlight,
+      pausedByBreaker: m.pausedByBreaker,
+      refusedByQuota: m.refusedByQuota,
+    },
+    breaker: { state: state.breakerState, opens: m.breakerOpens },
+    quota: state.quota,
+    local: {
+      detections: m.localDetections,
+      engineLoaded: state.engine !== undefined,
+      data: dataOf(state.engine, Date.now()),
+    },
+  };
+}
