@@ -137,7 +137,7 @@ export class HdClient implements Detector, DeviceCatalog {
     const plain = this.#config.baseUrls.filter((url) => url.startsWith("http:"));
     if (plain.length > 0) {
       warnOnce(this.#config.logger)(
-        "WARN_HD_PLAIN_HTTP",
+        "HD_PLAIN_HTTP",
         "HdClient: plain HTTP base URL: request and reply data travel unencrypted (the secret itself is never sent). Use https:// outside tests.",
         { urls: plain },
       );

@@ -21,16 +21,16 @@ export interface AutomatonTables {
   /** Class of every UTF-16 code unit, ASCII upper case folded to lower case. */
   readonly classOf: Int32Array;
   /**
-   * Transitions, `states x stride`: the row start of the next state. A state's row starts at
-   * `state * stride`, plus one when a key ends at that state (its own or, through dictionary
-   * links, a suffix): odd row starts mark key ends, and `row / stride` rounded down is the state.
+   * Transitions, `states x stride`: the next state's row offset, or `-(offset) - 1` when that
+   * state ends a key (its own or, through dictionary links, a suffix).
    */
   readonly delta: Int32Array;
   /**
-   * Per state: where its entry in {@link hitData} starts, or -1 when no key ends there. The root's
+   * The column of {@link delta} that holds, per state, where its entry in {@link hitData} starts,
+   * or -1 when no key ends there: reached from the row offset the scan already has. The root's
    * entry (if any) stands for the empty key, which every value contains.
    */
-  readonly stateHit: Int32Array;
+  readonly hitColumn: number;
   /**
    * Everything the keys ending at a state (its own and, through dictionary links, its suffixes)
    * stand for, flattened per state: `[stamp, filterCount, ...filters, ruleCount, ...(filter,
@@ -101,33 +101,40 @@ export function buildAutomatonTables(
   //    class 1 stands for the characters the normalisation deletes: every state loops to itself
   //    on it, so the scan loop needs no branch for them. The others are numbered by how often
   //    they occur in keys, so the hot transitions of a state share the first cache line of its
-  //    row. Rows are padded to whole cache lines (16 entries), with at least one spare entry:
-  //    the row of a key-end state starts one entry late (see `delta`).
-  const uses = new Map<number, number>();
+  //    row; rows are padded to whole cache lines (16 entries) for the same reason, keeping the
+  //    last entry free for the state's place in `hitData`.
+  const uses = new Int32Array(0x10000);
+  const codes: number[] = [];
   for (const key of patterns) {
     for (let i = 0; i < key.length; i++) {
       const code = key.charCodeAt(i);
-      uses.set(code, (uses.get(code) ?? 0) + 1);
+      if (uses[code] === 0) codes.push(code);
+      uses[code]! += 1;
     }
   }
-  const classes = new Map<number, number>();
-  for (const [code] of [...uses].sort((a, b) => b[1] - a[1] || a[0] - b[0]))
-    classes.set(code, classes.size + 2);
-  const columns = classes.size + 2;
-  const stride = (columns + 1 + 15) & ~15;
+  codes.sort((a, b) => (uses[b] as number) - (uses[a] as number) || a - b);
+  const keyClass = new Int32Array(0x10000); // class of a character as it appears in a key
+  codes.forEach((code, i) => {
+    keyClass[code] = i + 2;
+  });
+  const stride = (codes.length + 3 + 15) & ~15;
+  const hitColumn = stride - 1;
   const deletedClass = 1;
   const deleted = new Set<number>();
   if (normalisation === "device") for (const ch of DEVICE_DELETED_CHARS) deleted.add(ch.charCodeAt(0));
   else deleted.add(0x20);
+  // Set entry by entry (not a loop over all 65,536 code units: that is slow before the
+  // optimising compiler steps in). An upper-case ASCII letter reads as its lower case; an
+  // upper-case letter inside a key gets a class no character maps to, as no normalised value
+  // holds one. Deleted characters win over everything.
   const classOf = new Int32Array(0x10000);
-  for (let code = 0; code < 0x10000; code++) {
-    if (deleted.has(code)) {
-      classOf[code] = deletedClass;
-      continue;
-    }
-    const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
-    classOf[code] = classes.get(lower) ?? 0;
+  for (const code of codes) {
+    if (code >= 0x41 && code <= 0x5a) continue;
+    const cls = keyClass[code] as number;
+    classOf[code] = cls;
+    if (code >= 0x61 && code <= 0x7a) classOf[code - 32] = cls;
   }
+  for (const code of deleted) classOf[code] = deletedClass;
 
   // 3. Trie of the keys (temporary numbering) as first-child / next-sibling lists in typed arrays.
   let maxNodes = 1;
@@ -142,7 +149,7 @@ export function buildAutomatonTables(
     const key = patterns[p] as string;
     let node = 0;
     for (let i = 0; i < key.length; i++) {
-      const cls = classes.get(key.charCodeAt(i)) as number;
+      const cls = keyClass[key.charCodeAt(i)] as number;
       let next = -1;
       if (node === 0) {
         next = rootChild[cls] as number;
@@ -177,80 +184,91 @@ export function buildAutomatonTables(
   const statePattern = new Int32Array(states).fill(-1);
   const queue = new Int32Array(states); // temporary node of each final state
   let tail = 1;
-  // A state's row starts at state x stride, plus one when a key ends there: row starts of
-  // key-end states are odd (stride is even), which is how the scan loop spots them.
-  const rowOf = (state: number): number => state * stride + (outLink[state] !== -1 ? 1 : 0);
+  const decode = (entry: number): number => (entry >= 0 ? entry : -entry - 1) / stride;
   for (let s = 0; s < tail; s++) {
     const tmp = queue[s] as number;
-    const row = rowOf(s);
+    const row = s * stride;
     if (s !== 0) {
-      const from = rowOf(fail[s] as number);
-      delta.copyWithin(row, from, from + columns);
+      const from = (fail[s] as number) * stride;
+      delta.copyWithin(row, from, from + stride);
     }
     delta[row + deletedClass] = row;
     for (let kid = firstChild[tmp] as number; kid >= 0; kid = nextSibling[kid] as number) {
       const cls = nodeClass[kid] as number;
       const c = tail++;
       queue[c] = kid;
-      const f = Math.floor((delta[row + cls] as number) / stride);
+      const f = decode(delta[row + cls] as number);
       fail[c] = f;
       const own = nodePattern[kid] as number;
       statePattern[c] = own;
       outLink[c] = own >= 0 ? c : (outLink[f] as number);
-      delta[row + cls] = rowOf(c);
+      delta[row + cls] = outLink[c] !== -1 ? -(c * stride) - 1 : c * stride;
     }
   }
   const dictNext = new Int32Array(states).fill(-1);
   for (let s = 1; s < states; s++) dictNext[s] = outLink[fail[s] as number] as number;
 
-  // 5. Per state, its keys' filters and rules, flattened (two passes: sizes, then contents).
+  // 5. Per state, its keys' filters and rules, flattened (two passes: sizes, then contents),
+  //    with plain loops: this runs once, mostly before the optimising compiler steps in.
   const emptyPattern = patIndex.get("") ?? -1;
-  const eachKey = (state: number, visit: (pattern: number) => void): void => {
+  let longestKey = 0;
+  for (const key of patterns) if (key.length > longestKey) longestKey = key.length;
+  const chain = new Int32Array(longestKey + 1);
+  /** Fills `chain` with the keys ending at a state (the root: the empty key) and returns their count. */
+  const keysAt = (state: number): number => {
+    let n = 0;
     if (state === 0) {
-      if (emptyPattern >= 0) visit(emptyPattern);
-      return;
+      if (emptyPattern >= 0) chain[n++] = emptyPattern;
+      return n;
     }
     for (let t = outLink[state] as number; t >= 0; t = dictNext[t] as number)
-      visit(statePattern[t] as number);
+      chain[n++] = statePattern[t] as number;
+    return n;
   };
-  const stateHit = new Int32Array(states).fill(-1);
   let size = 0;
   for (let s = 0; s < states; s++) {
-    if (s !== 0 && outLink[s] === -1) continue;
-    if (s === 0 && emptyPattern < 0) continue;
-    stateHit[s] = size;
+    const n = keysAt(s);
+    if (n === 0) {
+      delta[s * stride + hitColumn] = -1;
+      continue;
+    }
+    delta[s * stride + hitColumn] = size;
     size += 3;
-    eachKey(s, (p) => {
+    for (let k = 0; k < n; k++) {
+      const p = chain[k] as number;
       size += (patFilterStart[p + 1] as number) - (patFilterStart[p] as number);
       size += 3 * ((patRuleStart[p + 1] as number) - (patRuleStart[p] as number));
-    });
+    }
   }
   const hitData = new Int32Array(size);
   for (let s = 0; s < states; s++) {
-    let at = stateHit[s] as number;
+    let at = delta[s * stride + hitColumn] as number;
     if (at < 0) continue;
+    const n = keysAt(s);
     at++; // the stamp
     const filterCountAt = at++;
-    eachKey(s, (p) => {
-      for (let j = patFilterStart[p] as number; j < (patFilterStart[p + 1] as number); j++) {
-        hitData[at++] = patFilters[j] as number;
-      }
-    });
+    for (let k = 0; k < n; k++) {
+      const p = chain[k] as number;
+      const stop = patFilterStart[p + 1] as number;
+      for (let j = patFilterStart[p] as number; j < stop; j++) hitData[at++] = patFilters[j] as number;
+    }
     hitData[filterCountAt] = at - filterCountAt - 1;
     const ruleCountAt = at++;
-    eachKey(s, (p) => {
-      for (let j = patRuleStart[p] as number; j < (patRuleStart[p + 1] as number); j++) {
+    for (let k = 0; k < n; k++) {
+      const p = chain[k] as number;
+      const stop = patRuleStart[p + 1] as number;
+      for (let j = patRuleStart[p] as number; j < stop; j++) {
         const rule = patRules[j] as number;
         const tree = ruleTree[rule] as number;
         hitData[at++] = ruleFilter[rule] as number;
         hitData[at++] = tree;
         hitData[at++] = rule - (ruleOffset[tree] as number);
       }
-    });
+    }
     hitData[ruleCountAt] = (at - ruleCountAt - 1) / 3;
   }
 
-  return { stride, deletedClass, classOf, delta, stateHit, hitData, filters: totalFilters, states };
+  return { stride, hitColumn, deletedClass, classOf, delta, hitData, filters: totalFilters, states };
 }
 
 /** Groups items by key: for each key, the items (ascending) with that key, as start offsets + a flat list. */

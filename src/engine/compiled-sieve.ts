@@ -19,12 +19,15 @@ export class CompiledSieve implements SieveMatcher {
   /** Automaton over the extra sieve trees. */
   readonly extraAutomaton: SieveAutomaton;
 
+  /** Both automatons' character classes in one table, for the paired scan. */
+  private readonly pairClass: Int32Array | undefined;
   private readonly opera0: DirectIndex;
   private readonly profile0: DirectIndex;
 
   constructor(trees: TreesData) {
     this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device");
     this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra");
+    this.pairClass = SieveAutomaton.pairClasses(this.deviceAutomaton, this.extraAutomaton);
     this.opera0 = new DirectIndex(trees.opera0);
     this.profile0 = new DirectIndex(trees.profile0);
   }
@@ -44,7 +47,7 @@ export class CompiledSieve implements SieveMatcher {
 
   /** Reads the value with both automatons at once: its extras are usually wanted next. */
   device(raw: string): number {
-    SieveAutomaton.scanPair(this.deviceAutomaton, this.extraAutomaton, raw);
+    SieveAutomaton.scanPair(this.deviceAutomaton, this.extraAutomaton, this.pairClass, raw);
     return this.deviceAutomaton.best[0]!;
   }
 

@@ -14,10 +14,11 @@ const NONE = 0x7fffffff;
  * order whose match key and whose filter key both occur in the normalised value. That is exactly
  * the naive walk's answer, because rule numbers follow (filter, match) document order.
  *
- * Layout: see {@link AutomatonTables}. The scan loop has no branch but its own: each step is
- * one table read, and key-end states (odd row starts) are noted in a reused buffer, to be
- * recorded after the loop. A branch per key end would be mispredicted about once per ten
- * characters. Per scan, keys found are stamped (no clearing, no allocation).
+ * Layout: see `AutomatonTables` (automaton-tables.ts). The hot loop is one dependent table read
+ * per character; keys are recorded as the loop passes their end states, which the processor
+ * overlaps with the next transitions (a branch-free loop that collects key ends for afterwards
+ * measured slower, as did reading each half of the value in its own chain). Per scan, keys found
+ * are stamped (no clearing, no allocation).
  */
 export class SieveAutomaton {
   /** Per tree, the rule the last scan found (tree-local number) or -1. */
@@ -27,12 +28,11 @@ export class SieveAutomaton {
 
   private readonly trim: boolean;
   private readonly normalise: (value: string) => string;
-  /** `1 / stride`: a row offset times this (rounded) is the state number, cheaper than dividing. */
-  private readonly rowToState: number;
+  private readonly stride: number;
+  private readonly hitColumn: number;
   private readonly deletedClass: number;
   private readonly classOf: Int32Array;
   private readonly delta: Int32Array;
-  private readonly stateHit: Int32Array;
   private readonly hitData: Int32Array;
   /** Per filter instance: the stamp of the last scan that saw its key. */
   private readonly filterStamp: Int32Array;
@@ -40,8 +40,6 @@ export class SieveAutomaton {
   private hits: Int32Array;
   private hitCount = 0;
   private stamp = 0;
-  /** Rows of the key-end states the last walk passed (grown to the longest value seen). */
-  private found = new Int32Array(256);
 
   /** Number of automaton states (for memory figures). */
   readonly states: number;
@@ -51,11 +49,11 @@ export class SieveAutomaton {
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
     this.best = new Int32Array(trees.length).fill(-1);
     const tables = buildAutomatonTables(trees, normalisation);
-    this.rowToState = 1 / tables.stride;
+    this.stride = tables.stride;
+    this.hitColumn = tables.hitColumn;
     this.deletedClass = tables.deletedClass;
     this.classOf = tables.classOf;
     this.delta = tables.delta;
-    this.stateHit = tables.stateHit;
     this.hitData = tables.hitData;
     this.states = tables.states;
     this.filterStamp = new Int32Array(tables.filters);
@@ -65,14 +63,7 @@ export class SieveAutomaton {
   /** Bytes held by the automaton's typed arrays. */
   get byteSize(): number {
     let total = 0;
-    for (const array of [
-      this.classOf,
-      this.delta,
-      this.stateHit,
-      this.hitData,
-      this.filterStamp,
-      this.hits,
-    ]) {
+    for (const array of [this.classOf, this.delta, this.hitData, this.filterStamp, this.hits]) {
       total += array.byteLength;
     }
     return total;
@@ -93,29 +84,36 @@ export class SieveAutomaton {
       while (start < end && isTrimmable(raw.charCodeAt(start))) start++;
       while (end > start && isTrimmable(raw.charCodeAt(end - 1))) end--;
     }
-    const found = this.foundBuffer(end - start);
     const classOf = this.classOf;
     const delta = this.delta;
-    let row = 0;
-    let count = 0;
+    let state = 0;
     for (let i = start; i < end; i++) {
-      row = delta[row + classOf[raw.charCodeAt(i)]!]!;
-      // Branch-free: always write the row, keep it (count + 1) only when it is odd (a key ends).
-      found[count] = row;
-      count += row & 1;
+      const entry = delta[state + classOf[raw.charCodeAt(i)]!]!;
+      if (entry >= 0) {
+        state = entry;
+      } else {
+        state = -entry - 1;
+        this.hitState(state, stamp);
+      }
     }
-    this.record(count, stamp);
     this.finish(raw, start, end, stamp);
   }
 
   /**
    * Reads one raw value with a device automaton and an extra automaton in the same loop, leaving
    * both results as two `scan` calls would. The two transition chains are independent, so the
-   * processor overlaps them: nearly two scans for the price of one.
+   * processor overlaps them: nearly two scans for the price of one. `pairClass` comes from
+   * {@link pairClasses} for these two automatons.
    */
-  static scanPair(device: SieveAutomaton, extra: SieveAutomaton, raw: string): void {
+  static scanPair(
+    device: SieveAutomaton,
+    extra: SieveAutomaton,
+    pairClass: Int32Array | undefined,
+    raw: string,
+  ): void {
     const length = raw.length;
     if (
+      pairClass === undefined ||
       raw === device.lastRaw ||
       raw === extra.lastRaw ||
       device.trim ||
@@ -128,41 +126,45 @@ export class SieveAutomaton {
     }
     const dStamp = device.begin(raw);
     const eStamp = extra.begin(raw);
-    const dFound = device.foundBuffer(length);
-    const eFound = extra.foundBuffer(length);
-    const dClass = device.classOf;
     const dDelta = device.delta;
-    const eClass = extra.classOf;
     const eDelta = extra.delta;
-    let dRow = 0;
-    let eRow = 0;
-    let dCount = 0;
-    let eCount = 0;
+    let dState = 0;
+    let eState = 0;
     for (let i = 0; i < length; i++) {
-      const code = raw.charCodeAt(i);
-      dRow = dDelta[dRow + dClass[code]!]!;
-      eRow = eDelta[eRow + eClass[code]!]!;
-      dFound[dCount] = dRow;
-      eFound[eCount] = eRow;
-      dCount += dRow & 1;
-      eCount += eRow & 1;
+      const classes = pairClass[raw.charCodeAt(i)]!;
+      const dEntry = dDelta[dState + (classes & 0xffff)]!;
+      const eEntry = eDelta[eState + (classes >>> 16)]!;
+      if (dEntry >= 0) {
+        dState = dEntry;
+      } else {
+        dState = -dEntry - 1;
+        device.hitState(dState, dStamp);
+      }
+      if (eEntry >= 0) {
+        eState = eEntry;
+      } else {
+        eState = -eEntry - 1;
+        extra.hitState(eState, eStamp);
+      }
     }
-    device.record(dCount, dStamp);
-    extra.record(eCount, eStamp);
     device.finish(raw, 0, length, dStamp);
     extra.finish(raw, 0, length, eStamp);
   }
 
-  /** The buffer for the key-end rows of a walk over `length` characters (at most one per character). */
-  private foundBuffer(length: number): Int32Array {
-    if (this.found.length <= length) this.found = new Int32Array(length * 2 + 1);
-    return this.found;
-  }
-
-  /** Records the keys of the first `count` rows in the found buffer. */
-  private record(count: number, stamp: number): void {
-    const found = this.found;
-    for (let k = 0; k < count; k++) this.hitState(found[k]!, stamp);
+  /**
+   * The class table {@link scanPair} reads: both automatons' classes of each code unit in one
+   * entry (device in the low 16 bits), so the loop reads one table instead of two. Undefined
+   * when a class number needs more than 16 bits (then `scanPair` makes two scans).
+   */
+  static pairClasses(device: SieveAutomaton, extra: SieveAutomaton): Int32Array | undefined {
+    const both = new Int32Array(device.classOf.length);
+    for (let code = 0; code < both.length; code++) {
+      const d = device.classOf[code]!;
+      const e = extra.classOf[code]!;
+      if (d > 0xffff || e > 0xffff) return undefined;
+      both[code] = d | (e << 16);
+    }
+    return both;
   }
 
   /** Starts a scan: remembers the value, takes a fresh stamp, records the empty key if any. */
@@ -172,12 +174,15 @@ export class SieveAutomaton {
     if (stamp === 0x7fffffff) {
       // Once in 2^31 scans: clear every stamp so an old one cannot look current.
       this.filterStamp.fill(0);
-      for (const at of this.stateHit) if (at >= 0) this.hitData[at] = 0;
+      for (let row = this.hitColumn; row < this.delta.length; row += this.stride) {
+        const at = this.delta[row]!;
+        if (at >= 0) this.hitData[at] = 0;
+      }
       stamp = 1;
     }
     this.stamp = stamp;
     this.hitCount = 0;
-    if (this.stateHit[0]! >= 0) this.hitState(0, stamp); // the root stands for the empty key
+    if (this.delta[this.hitColumn]! >= 0) this.hitState(0, stamp); // the root stands for the empty key
     return stamp;
   }
 
@@ -222,10 +227,8 @@ export class SieveAutomaton {
    * rules for {@link finish} (a rule counts only if its filter turns up anywhere in the value).
    */
   private hitState(row: number, stamp: number): void {
-    // row = state * stride exactly, so the rounded product is exact for any table size.
-    const state = (row * this.rowToState + 0.5) | 0;
     const hitData = this.hitData;
-    let at = this.stateHit[state]!;
+    let at = this.delta[row + this.hitColumn]!;
     if (hitData[at] === stamp) return; // recorded already in this scan
     hitData[at++] = stamp;
     const filterStamp = this.filterStamp;

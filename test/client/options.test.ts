@@ -99,7 +99,7 @@ describe("HdClient options", () => {
     const logger = recordingLogger();
     new HdClient({ ...valid, logger, baseUrl: "http://a.example", failoverUrls: ["http://b.example"] });
     expect(logger.lines).toHaveLength(1);
-    expect(logger.lines[0]).toContain("WARN_HD_PLAIN_HTTP");
+    expect(logger.lines[0]).toContain("HD_PLAIN_HTTP");
     expect(logger.lines[0]).not.toContain(SECRET);
   });
 

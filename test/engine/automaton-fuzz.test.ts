@@ -77,4 +77,56 @@ describe("compiled matcher against the naive sieve", () => {
     }
     expect(compared).toBe(6000);
   });
+
+  it("agrees on long values with many keys present (hundreds of key ends per value)", () => {
+    const rand = random(2024);
+    const letters = ["a", "b", "c", "d", "1", "/", " ", "A", "é", "("];
+    const word = (min: number, max: number) => {
+      const length = min + Math.floor(rand() * (max - min + 1));
+      let out = "";
+      for (let i = 0; i < length; i++) out += letters[Math.floor(rand() * letters.length)];
+      return out;
+    };
+    let compared = 0;
+    for (let round = 0; round < 6; round++) {
+      const sieve = () => {
+        const tree: Record<string, Record<string, Record<string, string>>> = {};
+        for (let o = 0; o < 3; o++) {
+          const filters: Record<string, Record<string, string>> = {};
+          for (let f = 0; f < 30; f++) {
+            const matches: Record<string, string> = {};
+            for (let m = 0; m < 12; m++) matches[word(1, 7)] = String(m + 100 * f + 10000 * o);
+            filters[word(1, 4)] = matches;
+          }
+          tree[String(o * 100 + 1)] = filters;
+        }
+        return tree;
+      };
+      const text = JSON.stringify({
+        trees: {
+          "user-agent0": sieve(),
+          "user-agent1": sieve(),
+          "user-agentplatform": sieve(),
+          "user-agentbrowser": sieve(),
+        },
+      });
+      const trees = readTrees(parseOrderedJson(text));
+      const naive = new NaiveSieve(trees);
+      const compiled = new CompiledSieve(trees);
+      for (let v = 0; v < 100; v++) {
+        const value = word(20, 400);
+        compiled.reset();
+        const fast = [
+          compiled.device(value),
+          compiled.generic(value),
+          compiled.platform(value),
+          compiled.browser(value),
+        ];
+        const slow = [naive.device(value), naive.generic(value), naive.platform(value), naive.browser(value)];
+        expect(fast, `value ${JSON.stringify(value)} (round ${round})`).toEqual(slow);
+        compared++;
+      }
+    }
+    expect(compared).toBe(600);
+  });
 });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { DirectIndex } from "../../src/engine/direct-index.js";
+import { lookupDirect } from "../../src/engine/naive-sieve.js";
+import { normaliseForDevice } from "../../src/engine/normalise.js";
+
+/** Small deterministic PRNG so failures reproduce. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEY_CHARS = ["a", "b", "1", "é", "x"];
+const NOISE = ["A", "B", "X", "/", ".", ":", " ", "_", "-", "#", "\\", ",", '"', "'"];
+
+describe("direct tree index", () => {
+  it("answers like a lookup of the normalised value, also for keys that share their last 16 characters", () => {
+    const rand = random(7);
+    const pick = (list: readonly string[]) => list[Math.floor(rand() * list.length)] as string;
+    const word = (length: number) => {
+      let out = "";
+      for (let i = 0; i < length; i++) out += pick(KEY_CHARS);
+      return out;
+    };
+    const tail = word(20);
+    const tree = new Map<string, string>();
+    for (let k = 0; k < 300; k++) {
+      // A third of the keys end with the same 20 characters: their hashes collide on purpose.
+      const key = k % 3 === 0 ? word(Math.floor(rand() * 6)) + tail : word(Math.floor(rand() * 30));
+      tree.set(key, `id${k}`);
+    }
+    const index = new DirectIndex(tree);
+    const keys = [...tree.keys()];
+    let found = 0;
+    for (let v = 0; v < 3000; v++) {
+      // A key dressed up with characters the normalisation removes or folds, or a random value.
+      const base =
+        v % 4 === 3 ? word(Math.floor(rand() * 30)) : (keys[Math.floor(rand() * keys.length)] as string);
+      let raw = "";
+      for (const ch of base) {
+        if (rand() < 0.2) raw += pick(NOISE.slice(3));
+        raw += ch === "a" || ch === "b" || ch === "x" ? (rand() < 0.3 ? ch.toUpperCase() : ch) : ch;
+      }
+      if (rand() < 0.1) raw += pick(KEY_CHARS);
+      const expected = lookupDirect(tree, raw);
+      if (expected !== undefined) found++;
+      expect(index.get(raw), `${JSON.stringify(raw)} -> ${JSON.stringify(normaliseForDevice(raw))}`).toBe(
+        expected,
+      );
+    }
+    expect(found).toBeGreaterThan(1000);
+  });
+
+  it("applies the 4-byte minimum to short and non-ASCII values", () => {
+    const tree = new Map([
+      ["abc", "1"],
+      ["é1", "2"],
+      ["ééé", "3"],
+      ["", "4"],
+    ]);
+    const index = new DirectIndex(tree);
+    for (const raw of ["abc", "A.B.C", "é1", "É1", "ééé", "é/é/é", "", "///"]) {
+      expect(index.get(raw), JSON.stringify(raw)).toBe(lookupDirect(tree, raw));
+    }
+    expect(index.get("ééé")).toBe("3");
+    expect(index.get("abc")).toBeUndefined();
+  });
+});
