@@ -1,6 +1,7 @@
 // Declarative flag tables and the one parser that reads argv against them.
 
 import { parseArgs } from "node:util";
+import { suggestName } from "../suggest.js";
 import { UsageError } from "./exit-codes.js";
 
 /** One flag of a command, as the help text and the parser see it. */
@@ -99,34 +100,6 @@ function parseArgsOptions(table: FlagTable) {
   return options;
 }
 
-/** Levenshtein distance, for "did you mean" hints. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? Number.POSITIVE_INFINITY;
-}
-
-/** The closest known name within two edits, if any. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = distance(name.toLowerCase(), candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
 /**
  * Parses argv (after the command name) against a flag table. Unknown flags, missing values and
  * values given to boolean flags are usage errors that name the flag and suggest the likely one.
@@ -149,7 +122,7 @@ export function parseCommandLine(
     if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) throw error;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const flag = /'(-{1,2}[^']*)'/.exec((error as Error).message)?.[1] ?? "";
-      const guess = closest(flag.replace(/^-+/, "").split("=")[0] ?? "", Object.keys(table));
+      const guess = suggestName(flag.replace(/^-+/, "").split("=")[0] ?? "", Object.keys(table));
       throw new UsageError(
         `unknown flag ${flag || "(unnamed)"} for \`${command}\`${guess === undefined ? "" : ` (did you mean --${guess}?)`}`,
         command,

@@ -1,10 +1,11 @@
 // Runs one `hd3` command line: dispatch through the command table, help, version, and the one catch.
 
 import { readFileSync } from "node:fs";
+import { suggestName } from "../suggest.js";
 import { COMMANDS, type CommandSpec } from "./commands/index.js";
 import type { CliIo, CommandContext } from "./context.js";
 import { describeError, EXIT_CODES, exitCodeFor, UsageError } from "./exit-codes.js";
-import { closest, flagHelp, parseCommandLine } from "./flags.js";
+import { flagHelp, parseCommandLine } from "./flags.js";
 
 const EXIT_CODE_HELP = [
   "Exit codes:",
@@ -70,7 +71,7 @@ export function commandHelp(name: string, spec: CommandSpec): string {
 function lookUp(name: string): CommandSpec {
   const spec = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (spec !== undefined) return spec;
-  const guess = closest(name, Object.keys(COMMANDS));
+  const guess = suggestName(name, Object.keys(COMMANDS));
   throw new UsageError(
     `unknown command ${JSON.stringify(name)}${guess === undefined ? "" : ` (did you mean \`${guess}\`?)`}`,
   );

@@ -2,7 +2,7 @@
 
 import { describeOptionValue, HdOptionError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
-import { suggestName } from "./suggest.js";
+import { suggestName } from "../suggest.js";
 
 /** The vendor's API host, used when `baseUrl` is not set. */
 export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";

@@ -1,6 +1,6 @@
 // Keeps a DataStore fresh in production: periodic sync with jitter, a status snapshot, and readiness.
 
-import { suggestName } from "../client/suggest.js";
+import { suggestName } from "../suggest.js";
 import type { LocalEngine } from "../engine/local-engine.js";
 import { describeOptionValue, HdOptionError, HdSyncError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";

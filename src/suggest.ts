@@ -1,4 +1,4 @@
-// "Did you mean ...?" suggestions for misspelt option names.
+// "Did you mean ...?" suggestions for misspelt option, flag and command names.
 
 /** Levenshtein distance between two short strings, compared case-insensitively. */
 function distance(a: string, b: string): number {
