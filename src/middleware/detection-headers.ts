@@ -110,7 +110,7 @@ export function isExcludedXHeader(name: string): boolean {
 
 /** The detection headers of one request, with what the memo and `Vary` need. */
 export interface PickedHeaders {
-  /** Lower-case name to value, allow-listed headers only. Built on first use (memo misses only). */
+  /** Lower-case name to value, allow-listed headers only: a fresh object on every read (misses only). */
   readonly headers: DetectionHeaders;
   /** Memo key: `d:` then the picked names and values in alphabetical order of name. */
   readonly key: string;
@@ -123,36 +123,39 @@ export interface PickedHeaders {
   readonly vary: string;
 }
 
-/** Keeps the request's own header object and filters it only when a detection needs it. */
+/** A request's detection headers: lower-case name to non-empty value. */
+type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The picked headers of one set of detection header values. Shared by every request that carries
+ * the same values (see {@link createHeaderPicker}), so `headers` hands out a fresh copy each time:
+ * a detector that changes the object it is given cannot change what the next request sends.
+ */
 class Picked implements PickedHeaders {
   readonly key: string;
   readonly userAgent: string;
   readonly vary: string;
-  readonly #raw: IncomingHttpHeaders;
+  /** The values, in a private null-prototype record: also what later requests are compared with. */
+  readonly values: Readonly<Record<string, string>>;
+  /** How many detection headers there are (the keys of `values`). */
+  readonly count: number;
   readonly #names: readonly string[];
-  #headers: DetectionHeaders | undefined;
 
-  constructor(
-    key: string,
-    userAgent: string,
-    vary: string,
-    raw: IncomingHttpHeaders,
-    names: readonly string[],
-  ) {
+  constructor(key: string, userAgent: string, vary: string, raw: HeaderValues, names: readonly string[]) {
     this.key = key;
     this.userAgent = userAgent;
     this.vary = vary;
-    this.#raw = raw;
+    const values: Record<string, string> = Object.create(null);
+    for (const name of names) values[name] = raw[name] as string;
+    this.values = values;
+    this.count = names.length;
     this.#names = names;
   }
 
   get headers(): DetectionHeaders {
-    if (this.#headers === undefined) {
-      const headers: DetectionHeaders = {};
-      for (const name of this.#names) headers[name] = this.#raw[name] as string;
-      this.#headers = headers;
-    }
-    return this.#headers;
+    const headers: DetectionHeaders = {};
+    for (const name of this.#names) headers[name] = this.values[name] as string;
+    return headers;
   }
 }
 
@@ -170,8 +173,21 @@ const VARY_NAMES: Readonly<Record<string, string>> = {
 const MAX_REMEMBERED_NAMES = 1024;
 
 /**
+ * How many distinct user-agents {@link createHeaderPicker} remembers picks for. The whole table is
+ * dropped when it is full: simple, bounded, and refilled by the user-agents still being seen.
+ */
+export const MAX_REMEMBERED_PICKS = 1000;
+
+/**
  * Builds the function that picks a request's detection headers. Decisions per header name are
  * remembered (bounded), so the request path does a map lookup per header.
+ *
+ * Picks are also remembered per user-agent: a request whose detection headers all equal those of
+ * the remembered pick for its user-agent gets that same pick back, so the common case (a visitor
+ * sending the same headers again) builds no memo key and allocates nothing, and the memo sees the
+ * very key string it stored (whose hash the JavaScript engine has kept). Every detection header
+ * is compared, not just the user-agent, so requests that differ in any of them (`accept-language`
+ * included) never share a pick.
  *
  * @param ignore lower-case names never to forward, on top of the built-in exclusions.
  */
@@ -182,6 +198,7 @@ export function createHeaderPicker(
   const fixed = new Set<string>(DETECTION_HEADERS);
   const decisions = new Map<string, boolean>();
   const varyByNames = new Map<string, string>();
+  const picksByUserAgent = new Map<string, Picked>();
 
   const allowed = (name: string): boolean => {
     let ok = decisions.get(name);
@@ -189,6 +206,19 @@ export function createHeaderPicker(
     ok = !ignored.has(name) && (fixed.has(name) || (name.startsWith("x-") && !isExcludedXHeader(name)));
     if (decisions.size < MAX_REMEMBERED_NAMES) decisions.set(name, ok);
     return ok;
+  };
+
+  /** Whether the request's detection headers are exactly those of `picked` (any order). */
+  const sameHeaders = (raw: IncomingHttpHeaders, picked: Picked): boolean => {
+    let seen = 0;
+    for (const name in raw) {
+      if (!allowed(name)) continue;
+      const value = raw[name];
+      if (typeof value !== "string" || value === "") continue;
+      if (picked.values[name] !== value) return false;
+      seen++;
+    }
+    return seen === picked.count;
   };
 
   // Scratch arrays reused by every call: picking is synchronous, so no call sees another's state.
@@ -214,7 +244,8 @@ export function createHeaderPicker(
     return vary;
   };
 
-  return (raw) => {
+  /** Picks from scratch: the allow-listed names in order, the memo key and the `Vary` value. */
+  const pickAnew = (raw: IncomingHttpHeaders, userAgent: string): Picked => {
     names.length = 0;
     for (const name in raw) {
       if (!allowed(name)) continue;
@@ -228,7 +259,25 @@ export function createHeaderPicker(
     parts.push("d:");
     for (const name of names) parts.push(name, "\u0000", raw[name] as string, "\u0001");
     const vary = varyFor();
+    return new Picked(parts.join(""), userAgent, vary, raw, lastNames);
+  };
+
+  // The pick of the previous request. Checked before the table: comparing a fresh user-agent
+  // string with it is cheaper than hashing it for the lookup, and requests from one visitor (a page
+  // and its assets) tend to come in a row.
+  let last: Picked | undefined;
+
+  return (raw) => {
     const ua = raw["user-agent"];
-    return new Picked(parts.join(""), typeof ua === "string" ? ua : "", vary, raw, lastNames);
+    const userAgent = typeof ua === "string" ? ua : "";
+    if (last !== undefined && last.userAgent === userAgent && sameHeaders(raw, last)) return last;
+    let picked = picksByUserAgent.get(userAgent);
+    if (picked === undefined || !sameHeaders(raw, picked)) {
+      if (picked === undefined && picksByUserAgent.size >= MAX_REMEMBERED_PICKS) picksByUserAgent.clear();
+      picked = pickAnew(raw, userAgent);
+      picksByUserAgent.set(userAgent, picked);
+    }
+    last = picked;
+    return picked;
   };
 }

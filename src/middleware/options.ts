@@ -4,6 +4,7 @@ import type { Request } from "express";
 import type { CacheStore } from "../cache/types.js";
 import { describeOptionValue, HdOptionError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
+import { suggestName } from "../suggest.js";
 import type { DetectOption, Detector } from "../types.js";
 import type { MemoValue } from "./memo.js";
 import type { HandsetDetectionEvent } from "./metrics.js";
@@ -170,35 +171,9 @@ export interface ResolvedOptions {
 
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Edit distance, for "did you mean" hints. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
-}
-
 /** The known option closest to `name`, when close enough to be a likely typo. */
 export function suggestOption(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  let best: string | undefined;
-  let bestScore = Number.POSITIVE_INFINITY;
-  for (const known of Object.keys(KNOWN_OPTIONS)) {
-    const k = known.toLowerCase();
-    const score = k.startsWith(lower) || lower.startsWith(k) ? 1 : distance(lower, k);
-    if (score < bestScore) {
-      bestScore = score;
-      best = known;
-    }
-  }
-  return bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  return suggestName(name, Object.keys(KNOWN_OPTIONS));
 }
 
 const NO_VALUE = Symbol("no value");
