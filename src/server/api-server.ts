@@ -3,9 +3,9 @@
 import { open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbsolute, join, resolve } from "node:path";
-import { suggestName } from "../suggest.js";
 import { describeOptionValue, HdOptionError, isHdApiError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
+import { suggestName } from "../suggest.js";
 import type {
   Detector,
   DeviceRecord,

@@ -1,9 +1,9 @@
 // Keeps a DataStore fresh in production: periodic sync with jitter, a status snapshot, and readiness.
 
-import { suggestName } from "../suggest.js";
 import type { LocalEngine } from "../engine/local-engine.js";
 import { describeOptionValue, HdOptionError, HdSyncError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
+import { suggestName } from "../suggest.js";
 import type { SyncOptions, SyncResult } from "./data-store.js";
 
 /** The store calls the refresher makes; a `DataStore` fits as it is. */
