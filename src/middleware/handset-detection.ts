@@ -30,6 +30,12 @@ export interface HandsetDetectionMiddleware extends RequestHandler {
    * the request path only bumps integers.
    */
   metrics(): HandsetDetectionMetrics;
+  /**
+   * Readiness for a load balancer's probe: in local mode `false` until the engine's data is
+   * loaded and valid (a `cacheDir` loads in the background); in cloud mode always `true`, since
+   * the cloud needs no local data and failures there are handled per request.
+   */
+  isReady(): boolean;
 }
 
 /** Adds `name` to a `Vary` header value unless it is already there (or the value is `*`). */
@@ -214,5 +220,9 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
   return Object.defineProperties(middleware, {
     mode: { value: detectors.mode, enumerable: true },
     metrics: { value: readMetrics, enumerable: true },
+    isReady: {
+      value: (): boolean => detectors.mode === "cloud" || detectors.engine?.current() !== undefined,
+      enumerable: true,
+    },
   }) as HandsetDetectionMiddleware;
 }

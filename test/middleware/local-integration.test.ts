@@ -86,6 +86,27 @@ describe.each(EXPRESS_VERSIONS)("the middleware with LocalEngine on %s", (_name,
   });
 });
 
+describe.each(EXPRESS_VERSIONS)("readiness on %s", (_name, makeApp) => {
+  it("is false until the cacheDir engine is loaded, then true", async () => {
+    const mw = handsetDetection({ cacheDir: cacheDir(), logger: silentLogger });
+    expect(mw.isReady()).toBe(false);
+    await request(deviceApp(makeApp, mw)).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(mw.isReady()).toBe(true);
+  });
+
+  it("stays false while the cached data is broken", async () => {
+    const mw = handsetDetection({ cacheDir: cacheDir("{not json", TINY_TREES), logger: silentLogger });
+    await request(deviceApp(makeApp, mw)).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(mw.isReady()).toBe(false);
+  });
+
+  it("is true at once with an engine given, and in cloud mode", () => {
+    const engine = LocalEngine.fromData(TINY_SPECS, TINY_TREES, { logger: silentLogger });
+    expect(handsetDetection({ engine, logger: silentLogger }).isReady()).toBe(true);
+    expect(handsetDetection({ client: fakeCloud(), logger: silentLogger }).isReady()).toBe(true);
+  });
+});
+
 describe("engines loaded from a cache directory", () => {
   it("are loaded once per directory and shared by every middleware", async () => {
     const dir = cacheDir();
