@@ -64,6 +64,39 @@ describe("loading data", () => {
     });
   });
 
+  it("reports errors in a fixed order: read, trees not JSON, specs not JSON, trees shape", async () => {
+    const badShape = treesText('{"user-agent0":{"100":{"nokia":"10"}}}');
+    // A specs read error comes before any trees error.
+    const unreadable = await LocalEngine.fromFiles(
+      join(dir, "missing-specs.json"),
+      write("t1.json", badShape),
+      {
+        logger: silentLogger,
+      },
+    ).catch((error: HdDataError) => error);
+    expect((unreadable as HdDataError).message).toContain("cannot read");
+    expect((unreadable as HdDataError).file).toContain("missing-specs.json");
+    // "Not JSON" in the specs comes before a trees shape error...
+    const specsNotJson = await loadError("{not json", badShape);
+    expect(specsNotJson.file).toContain("specs.json");
+    expect(specsNotJson.message).toContain("not JSON");
+    // ...but after "not JSON" in the trees.
+    const treesNotJson = await loadError("{not json", RULE_TREES.slice(0, 500));
+    expect(treesNotJson.file).toContain("trees.json");
+    // Both files good except the trees' shape: the trees error.
+    const treesShape = await loadError(goodSpecs, badShape);
+    expect(treesShape.file).toContain("trees.json");
+  });
+
+  it("reads whole files with one read, empty ones included", async () => {
+    const engine = await LocalEngine.fromFiles(write("s2.json", goodSpecs), write("t2.json", RULE_TREES), {
+      logger: silentLogger,
+    });
+    expect(engine.dataInfo.devices).toBe(28);
+    const empty = await loadError("", RULE_TREES);
+    expect(empty.message).toContain("empty");
+  });
+
   it("names the file and the place where the shape is wrong", async () => {
     const noDevices = await loadError('{"_notice":{}}', RULE_TREES);
     expect(noDevices.message).toContain('"devices" should be an array');
