@@ -22,6 +22,7 @@ import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionMetrics } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 32);
@@ -94,18 +95,6 @@ async function serve(specsFile: string, treesFile: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- parent: data, mix, autocannon
-
-/** Deterministic PRNG (mulberry32), so every run sends the same mix. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` distinct user-agents: the base ones first, then variants with one number changed. */
 function distinctUserAgents(base: readonly string[], count: number): string[] {
@@ -192,7 +181,7 @@ function zipfPicker(n: number, s: number, random: () => number): () => number {
 
 async function main(): Promise<void> {
   const data = dataset();
-  const random = prng(20141118);
+  const random = seededRandom(20141118);
   // Shuffle so that popularity does not follow file order.
   const uas = [...data.userAgents];
   for (let i = uas.length - 1; i > 0; i--) {

@@ -3,24 +3,13 @@ import { CompiledSieve } from "../../src/engine/compiled-sieve.js";
 import { NaiveSieve } from "../../src/engine/naive-sieve.js";
 import { parseOrderedJson } from "../../src/engine/ordered-json.js";
 import { readTrees } from "../../src/engine/tree-data.js";
-
-/** Small deterministic PRNG so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random.js";
 
 const ALPHABET = ["a", "b", "c", "1", "2", ";", "/", ".", " ", "-", "A", "B", "é", "_", "\t"];
 
 describe("compiled matcher against the naive sieve", () => {
   it("agrees on random trees and random values (overlapping keys, short keys, deleted characters)", () => {
-    const rand = random(42);
+    const rand = seededRandom(42);
     const word = (min: number, max: number) => {
       const length = min + Math.floor(rand() * (max - min + 1));
       let out = "";
@@ -79,7 +68,7 @@ describe("compiled matcher against the naive sieve", () => {
   });
 
   it("agrees on long values with many keys present (hundreds of key ends per value)", () => {
-    const rand = random(2024);
+    const rand = seededRandom(2024);
     const letters = ["a", "b", "c", "d", "1", "/", " ", "A", "é", "("];
     const word = (min: number, max: number) => {
       const length = min + Math.floor(rand() * (max - min + 1));

@@ -2,25 +2,14 @@ import { describe, expect, it } from "vitest";
 import { DirectIndex } from "../../src/engine/direct-index.js";
 import { lookupDirect } from "../../src/engine/naive-sieve.js";
 import { normaliseForDevice } from "../../src/engine/normalise.js";
-
-/** Small deterministic PRNG so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random.js";
 
 const KEY_CHARS = ["a", "b", "1", "é", "x"];
 const NOISE = ["A", "B", "X", "/", ".", ":", " ", "_", "-", "#", "\\", ",", '"', "'"];
 
 describe("direct tree index", () => {
   it("answers like a lookup of the normalised value, also for keys that share their last 16 characters", () => {
-    const rand = random(7);
+    const rand = seededRandom(7);
     const pick = (list: readonly string[]) => list[Math.floor(rand() * list.length)] as string;
     const word = (length: number) => {
       let out = "";
