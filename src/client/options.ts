@@ -157,14 +157,21 @@ function resolveSiteId(value: unknown): string {
   return value;
 }
 
+/** A copy of `value` as a URL when it is a URL or a non-empty URL string, else `undefined`. */
+function parseUrl(value: unknown): URL | undefined {
+  if (value instanceof URL) return new URL(value.href);
+  if (typeof value !== "string" || value === "") return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Validates one base URL and returns it without a trailing slash. */
 function resolveUrl(option: string, value: unknown): string {
-  let url: URL;
-  try {
-    if (value instanceof URL) url = new URL(value.href);
-    else if (typeof value === "string" && value !== "") url = new URL(value);
-    else throw new TypeError("not a URL");
-  } catch {
+  const url = parseUrl(value);
+  if (url === undefined) {
     throw new HdOptionError(
       option,
       `must be an absolute http(s) URL such as "https://api.handsetdetection.com"; got ${describeOptionValue(value instanceof URL ? value.href : value)}.`,
@@ -224,12 +231,8 @@ function resolveNumber(
 
 function resolveProxy(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  let url: URL;
-  try {
-    if (value instanceof URL) url = new URL(value.href);
-    else if (typeof value === "string" && value !== "") url = new URL(value);
-    else throw new TypeError("not a URL");
-  } catch {
+  const url = parseUrl(value);
+  if (url === undefined) {
     // A proxy URL may hold credentials: describe the type only.
     throw new HdOptionError(
       "proxy",

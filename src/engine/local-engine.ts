@@ -219,24 +219,12 @@ export class LocalEngine implements Detector {
       default:
         break;
     }
-    const platform =
-      resolver.platformRule < 0
+    const extra = (tree: typeof trees.platform, header: number, rule: number) =>
+      rule < 0
         ? null
-        : sieveExplanation(
-            trees.platform,
-            names[resolver.platformHeader] as string,
-            normaliseForExtra(values[resolver.platformHeader] as string),
-            resolver.platformRule,
-          );
-    const browser =
-      resolver.browserRule < 0
-        ? null
-        : sieveExplanation(
-            trees.browser,
-            names[resolver.browserHeader] as string,
-            normaliseForExtra(values[resolver.browserHeader] as string),
-            resolver.browserRule,
-          );
+        : sieveExplanation(tree, names[header] as string, normaliseForExtra(values[header] as string), rule);
+    const platform = extra(trees.platform, resolver.platformHeader, resolver.platformRule);
+    const browser = extra(trees.browser, resolver.browserHeader, resolver.browserRule);
     const deviceId = resolver.deviceId;
     const status = deviceId === null ? 301 : data.specs.deviceIndex.has(deviceId) ? 0 : 255;
     return {
