@@ -94,6 +94,9 @@ export class DeviceResolver {
   readonly #flights = new SingleFlight<Device>();
   /** Frozen memo devices per entry, so a hit on the in-memory store allocates nothing. */
   readonly #memoDevices = new WeakMap<object, Device>();
+  /** The last of those, checked first: cheaper than the WeakMap when one visitor's requests come in a row. */
+  #lastMemoEntry: object | undefined;
+  #lastMemoDevice: Device | undefined;
   readonly #wireOptions: DetectParams["options"];
   /** Errors that mean "the breaker is open": no call was made. */
   readonly #paused = new WeakSet<Error>();
@@ -180,11 +183,14 @@ export class DeviceResolver {
   }
 
   #memoDevice(entry: CacheEntry<MemoDevice>): Device {
+    if (entry === this.#lastMemoEntry) return this.#lastMemoDevice!;
     let device = this.#memoDevices.get(entry);
     if (device === undefined) {
       device = buildDevice(entry.value, "memo", undefined);
       this.#memoDevices.set(entry, device);
     }
+    this.#lastMemoEntry = entry;
+    this.#lastMemoDevice = device;
     return device;
   }
 

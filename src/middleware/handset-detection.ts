@@ -19,6 +19,7 @@ import {
 } from "./metrics.js";
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
 import { QuotaGuard } from "./quota.js";
+import { attachDevice } from "./request-device.js";
 
 /** The middleware returned by {@link handsetDetection}. */
 export interface HandsetDetectionMiddleware extends RequestHandler {
@@ -46,6 +47,21 @@ function appendVary(previous: string, names: string): string {
   const have = new Set(trimmed.split(",").map((n) => n.trim().toLowerCase()));
   const add = names.split(", ").filter((n) => !have.has(n.toLowerCase()));
   return add.length === 0 ? trimmed : `${trimmed}, ${add.join(", ")}`;
+}
+
+/**
+ * Names the detection headers in the response's `Vary`. A response whose headers were already
+ * sent (a handler before this one answered, then called `next()`) is left alone: `setHeader`
+ * throws then, which costs less to catch than `res.headersSent` costs to read on every request.
+ */
+function addVary(res: Response, names: string): void {
+  try {
+    const previous = res.getHeader("Vary");
+    res.setHeader("Vary", previous === undefined ? names : appendVary(String(previous), names));
+  } catch (error) {
+    if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== "ERR_HTTP_HEADERS_SENT")
+      throw error;
+  }
 }
 
 /**
@@ -163,16 +179,11 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     picked: PickedHeaders,
     device: Device,
   ): void => {
-    req.device = device;
-    res.locals.device = device;
+    attachDevice(req, res, device);
     metrics.requests++;
     metrics.sources[device.source]++;
     if (device.status !== 0) metrics.unknownDevices++;
-    if (vary && !res.headersSent) {
-      const previous = res.getHeader("Vary");
-      if (previous === undefined) res.setHeader("Vary", picked.vary);
-      else res.setHeader("Vary", appendVary(String(previous), picked.vary));
-    }
+    if (vary) addVary(res, picked.vary);
     const error = device.error;
     if (error !== undefined) {
       metrics.requestError(error);
