@@ -20,6 +20,7 @@ import {
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
 import { QuotaGuard } from "./quota.js";
 import { attachDevice } from "./request-device.js";
+import { addVary } from "./vary.js";
 
 /** The middleware returned by {@link handsetDetection}. */
 export interface HandsetDetectionMiddleware extends RequestHandler {
@@ -37,31 +38,6 @@ export interface HandsetDetectionMiddleware extends RequestHandler {
    * the cloud needs no local data and failures there are handled per request.
    */
   isReady(): boolean;
-}
-
-/** Adds `name` to a `Vary` header value unless it is already there (or the value is `*`). */
-function appendVary(previous: string, names: string): string {
-  const trimmed = previous.trim();
-  if (trimmed === "") return names;
-  if (trimmed === "*") return trimmed;
-  const have = new Set(trimmed.split(",").map((n) => n.trim().toLowerCase()));
-  const add = names.split(", ").filter((n) => !have.has(n.toLowerCase()));
-  return add.length === 0 ? trimmed : `${trimmed}, ${add.join(", ")}`;
-}
-
-/**
- * Names the detection headers in the response's `Vary`. A response whose headers were already
- * sent (a handler before this one answered, then called `next()`) is left alone: `setHeader`
- * throws then, which costs less to catch than `res.headersSent` costs to read on every request.
- */
-function addVary(res: Response, names: string): void {
-  try {
-    const previous = res.getHeader("Vary");
-    res.setHeader("Vary", previous === undefined ? names : appendVary(String(previous), names));
-  } catch (error) {
-    if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== "ERR_HTTP_HEADERS_SENT")
-      throw error;
-  }
 }
 
 /**

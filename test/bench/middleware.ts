@@ -1,6 +1,6 @@
 // Benchmark: bare Express vs the middleware on a memo hit, and the local engine with no memo (loopback only).
 //
-// usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 2; BENCH_ROUNDS=N, default 10)
+// usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 2; BENCH_ROUNDS=N, default 16)
 // The apps run in one child process, so that autocannon (this process) does not share their CPU
 // and every app meets the same process: separate processes differ by a few percent by themselves.
 // The apps are the same app, one route answering "ok", with or without the middleware in front.
@@ -21,7 +21,7 @@ import { TINY_SPECS, TINY_TREES } from "../middleware/tiny-data.js";
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
 const CONNECTIONS = 32;
 
 const SCENARIOS = ["bare", "memo", "local"] as const;
@@ -66,22 +66,37 @@ async function serve(): Promise<void> {
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     ports[scenario] = (server.address() as AddressInfo).port;
   }
-  process.on("message", () =>
-    process.send?.({ memo: middlewares.memo?.metrics(), local: middlewares.local?.metrics() }),
-  );
+  process.on("message", (message) => {
+    if (message === "cpu") {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMicros: user + system });
+    } else process.send?.({ memo: middlewares.memo?.metrics(), local: middlewares.local?.metrics() });
+  });
   process.on("disconnect", () => process.exit(0));
   process.send?.(ports);
 }
 
 type Metrics = Record<"memo" | "local", HandsetDetectionMetrics>;
 
-async function metricsOf(child: ChildProcess): Promise<Metrics> {
+async function ask(child: ChildProcess, question: "metrics" | "cpu"): Promise<unknown> {
   const reply = new Promise<unknown>((resolve) => child.once("message", resolve));
-  child.send("metrics");
-  return (await reply) as Metrics;
+  child.send(question);
+  return reply;
 }
 
-async function measure(port: number, seconds: number): Promise<number> {
+const metricsOf = async (child: ChildProcess): Promise<Metrics> => (await ask(child, "metrics")) as Metrics;
+const cpuMicrosOf = async (child: ChildProcess): Promise<number> =>
+  ((await ask(child, "cpu")) as { cpuMicros: number }).cpuMicros;
+
+interface Run {
+  /** Requests per second. */
+  readonly rps: number;
+  /** CPU time of the app process per request, in µs (user + system). */
+  readonly cpuPerRequest: number;
+}
+
+async function measure(child: ChildProcess, port: number, seconds: number): Promise<Run> {
+  const cpuBefore = await cpuMicrosOf(child);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/`,
     connections: CONNECTIONS,
@@ -91,7 +106,8 @@ async function measure(port: number, seconds: number): Promise<number> {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`port ${port}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
   }
-  return result.requests.average;
+  const cpuAfter = await cpuMicrosOf(child);
+  return { rps: result.requests.average, cpuPerRequest: (cpuAfter - cpuBefore) / result.requests.total };
 }
 
 /** Microbenchmark: the middleware alone on a memo hit, called with a stub request, in ns per call. */
@@ -156,25 +172,27 @@ async function main(): Promise<void> {
     console.log(
       `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds of bare/memo, 127.0.0.1, Node ${process.version}`,
     );
-    for (const scenario of SCENARIOS) await measure(ports[scenario], 1); // warm-up
-    const bare: number[] = [];
-    const memo: number[] = [];
+    for (const scenario of SCENARIOS) await measure(child, ports[scenario], 1); // warm-up
+    const runsOf: Record<"bare" | "memo", Run[]> = { bare: [], memo: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order: Scenario[] = round % 2 === 0 ? ["bare", "memo"] : ["memo", "bare"];
-      for (const scenario of order) {
-        const rps = await measure(ports[scenario], SECONDS);
-        (scenario === "bare" ? bare : memo).push(rps);
-      }
+      const order = round % 2 === 0 ? (["bare", "memo"] as const) : (["memo", "bare"] as const);
+      for (const scenario of order) runsOf[scenario].push(await measure(child, ports[scenario], SECONDS));
     }
-    const local = await measure(ports.local, SECONDS * 2);
+    const local = await measure(child, ports.local, SECONDS * 2);
+    const rps = (scenario: "bare" | "memo") => runsOf[scenario].map((run) => run.rps);
+    const cpu = (scenario: "bare" | "memo") => median(runsOf[scenario].map((run) => run.cpuPerRequest));
+    const [bare, memo] = [rps("bare"), rps("memo")];
     const fmt = (n: number) => n.toFixed(0).padStart(8);
     const runs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
     const roundRatios = memo.map((m, i) => (m / bare[i]!) * 100);
     console.log(`bare Express                       ${fmt(median(bare))} req/s (median of ${runs(bare)})`);
     console.log(`middleware, memo hit               ${fmt(median(memo))} req/s (median of ${runs(memo)})`);
-    console.log(`middleware, local engine, no memo  ${fmt(local)} req/s`);
+    console.log(`middleware, local engine, no memo  ${fmt(local.rps)} req/s`);
     console.log(
       `memo hit / bare                    ${((median(memo) / median(bare)) * 100).toFixed(1)}% (target >= 95%; rounds ranged ${Math.min(...roundRatios).toFixed(1)}-${Math.max(...roundRatios).toFixed(1)}%)`,
+    );
+    console.log(
+      `app CPU per request (median)       bare ${cpu("bare").toFixed(1)} µs, memo hit ${cpu("memo").toFixed(1)} µs (+${(cpu("memo") - cpu("bare")).toFixed(1)} µs), local engine ${local.cpuPerRequest.toFixed(1)} µs`,
     );
     // The memo app must have detected once and answered every other request from the memo; the
     // local app must have run the engine on every request.
