@@ -35,8 +35,14 @@ function getDevice(this: object): unknown {
 
 function setDevice(this: object, value: unknown): void {
   const locals = localsOf(this);
-  if (locals !== undefined) locals[DEVICE] = value;
-  else Object.defineProperty(this, "device", { value, writable: true, enumerable: true, configurable: true });
+  if (locals !== undefined) {
+    locals[DEVICE] = value;
+    return;
+  }
+  Object.defineProperty(this, "device", { value, writable: true, enumerable: true, configurable: true });
+  // `this` may be a request prototype (`app.request.device = ...`): its requests must be looked at
+  // again, since the property now hides the accessor from them.
+  forgetPrototypes();
 }
 Object.defineProperty(getDevice, OUR_ACCESSOR, { value: true });
 
@@ -70,9 +76,14 @@ function installAccessor(proto: object): boolean {
   return true;
 }
 
-const accessorByPrototype = new WeakMap<object, boolean>();
+let accessorByPrototype = new WeakMap<object, boolean>();
 let lastPrototype: object | null = null;
 let lastUsesAccessor = false;
+
+function forgetPrototypes(): void {
+  accessorByPrototype = new WeakMap();
+  lastPrototype = null;
+}
 
 /** Whether `req` reads `device` through the accessor (installing it on first sight of an Express app). */
 function usesAccessor(req: object): boolean {

@@ -105,6 +105,17 @@ describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
     await request(app).get("/").set("User-Agent", IPAD_UA).expect(200, { class: "Tablet", own: true });
   });
 
+  it("still works when the app's request prototype gets a `device` after the first requests", async () => {
+    const app = makeApp();
+    app.use(middleware());
+    app.get("/", (req, res) => {
+      res.json({ class: req.device.class });
+    });
+    await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200, { class: "Mobile" });
+    (app.request as { device?: unknown }).device = null;
+    await request(app).get("/").set("User-Agent", IPAD_UA).expect(200, { class: "Tablet" });
+  });
+
   it("leaves a response that an earlier handler already sent alone, without an error", async () => {
     const app = makeApp();
     const onError = vi.fn();
