@@ -41,8 +41,8 @@ export function dataDirFrom(env) {
 export function sampleDataFiles() {
   const root = dirname(createRequire(import.meta.url).resolve("express-handset-detection/package.json"));
   return {
-    specsPath: join(root, "data", "sample", "hd3specs.json"),
-    treesPath: join(root, "data", "sample", "hd3trees.json"),
+    specsPath: join(root, "data", "sample", "sample-specs.json"),
+    treesPath: join(root, "data", "sample", "sample-trees.json"),
   };
 }
 

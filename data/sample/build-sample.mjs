@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Authoring source of the SAMPLE database: writes hd3specs.json, hd3trees.json and useragents.json.
+// Authoring source of the SAMPLE database: writes sample-specs.json, sample-trees.json and useragents.json
+// (the specs and trees in the exact shape of the fetchspecs and fetchtrees downloads).
 //
 // usage: node data/sample/build-sample.mjs           (rewrite the three files next to this script)
 //        node data/sample/build-sample.mjs --check   (exit 1 if the files differ from this source)
@@ -651,8 +652,8 @@ const useragents = {
 };
 
 const outputs = {
-  "hd3specs.json": `${toJson(specs)}\n`,
-  "hd3trees.json": `${toJson(trees)}\n`,
+  "sample-specs.json": `${toJson(specs)}\n`,
+  "sample-trees.json": `${toJson(trees)}\n`,
   "useragents.json": `${toJson(useragents)}\n`,
 };
 // Sanity: the output is JSON, every tree id has a record, every record is reachable.
@@ -660,7 +661,7 @@ const deviceIds = new Set(DEVICES.map((d) => d.id));
 const extraIds = new Set(EXTRAS.map((e) => e.Extra._id));
 if (deviceIds.size !== DEVICES.length) throw new Error("duplicate device id");
 for (const text of Object.values(outputs)) JSON.parse(text);
-const treeText = outputs["hd3trees.json"];
+const treeText = outputs["sample-trees.json"];
 for (const [name, tree] of Object.entries(JSON.parse(treeText).trees)) {
   const ids = new Set();
   const walk = (n) => (typeof n === "string" ? ids.add(n) : Object.values(n).forEach(walk));

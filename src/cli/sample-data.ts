@@ -7,7 +7,7 @@ export function sampleDataFiles(): { specsPath: string; treesPath: string } {
   // src/cli/ and dist/cli/ are both two levels below the package root.
   const dir = new URL("../../data/sample/", import.meta.url);
   return {
-    specsPath: fileURLToPath(new URL("hd3specs.json", dir)),
-    treesPath: fileURLToPath(new URL("hd3trees.json", dir)),
+    specsPath: fileURLToPath(new URL("sample-specs.json", dir)),
+    treesPath: fileURLToPath(new URL("sample-trees.json", dir)),
   };
 }

@@ -26,7 +26,7 @@ import {
 
 const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 const samplePresent =
-  existsSync(join(sampleDir, "hd3specs.json")) && existsSync(join(sampleDir, "useragents.json"));
+  existsSync(join(sampleDir, "sample-specs.json")) && existsSync(join(sampleDir, "useragents.json"));
 const redisPresent = hasRedisServer();
 if (!redisPresent) console.warn(`[test/cache/shared-memo] ${NO_REDIS_MESSAGE}`);
 if (!samplePresent) console.warn("[test/cache/shared-memo] data/sample is absent: skipping");
@@ -44,8 +44,8 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
   beforeAll(async () => {
     redis = await startRedisServer();
     const engine = await LocalEngine.fromFiles(
-      join(sampleDir, "hd3specs.json"),
-      join(sampleDir, "hd3trees.json"),
+      join(sampleDir, "sample-specs.json"),
+      join(sampleDir, "sample-trees.json"),
       {
         logger: quiet,
       },

@@ -211,8 +211,8 @@ describe("hd3 bad usage", () => {
 describe("hd3 on synced local data", () => {
   it("uses the data directory when it holds hd3specs.json and hd3trees.json", async () => {
     const dir = built.scratch("synced");
-    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
-    copyFileSync(join(REPO_ROOT, "data/sample/hd3trees.json"), join(dir, "hd3trees.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
     const result = await runHd3(built, ["detect", GALAXY_S24], { HD_DATA_DIR: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`using local data in ${dir}`);
@@ -221,7 +221,7 @@ describe("hd3 on synced local data", () => {
 
   it("exits 1 with a clean message when the synced data is broken", async () => {
     const dir = built.scratch("broken");
-    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
     copyFileSync(join(REPO_ROOT, "package.json"), join(dir, "hd3trees.json"));
     const result = await runHd3(built, ["vendors", "--data-dir", dir]);
     expect(result.code).toBe(1);
@@ -363,8 +363,8 @@ describe("hd3 sync (loopback test server)", () => {
     server.reset();
     server.script("fetchtrees", { kind: "json", body: LICENCE_REPLY });
     const dir = built.scratch("sync-229");
-    copyFileSync(join(REPO_ROOT, "data/sample/hd3specs.json"), join(dir, "hd3specs.json"));
-    copyFileSync(join(REPO_ROOT, "data/sample/hd3trees.json"), join(dir, "hd3trees.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
     const before = readFileSync(join(dir, "hd3specs.json"), "utf8");
     const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
     expect(result.code).toBe(3);

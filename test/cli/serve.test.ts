@@ -14,8 +14,8 @@ import { countingForwarder, type ServeProcess, startServe } from "./support/hd3-
 
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
-const SAMPLE_TREES = join(REPO_ROOT, "data/sample/hd3trees.json");
-const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/hd3specs.json");
+const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
+const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 const USERS = [
   { username: "alice", secret: "alice-secret-1", downloads: true },
   { username: "bob", secret: "bob-secret-22", downloads: false },

@@ -20,9 +20,8 @@ afterEach(async () => {
 /** Copies the sample files into `dir`, as `hd3 sync` would leave a real download. */
 async function fakeSync(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (const file of ["hd3specs.json", "hd3trees.json"]) {
-    await copyFile(join(ROOT, "data", "sample", file), join(dir, file));
-  }
+  await copyFile(join(ROOT, "data", "sample", "sample-specs.json"), join(dir, "hd3specs.json"));
+  await copyFile(join(ROOT, "data", "sample", "sample-trees.json"), join(dir, "hd3trees.json"));
 }
 
 describe("chooseSource", () => {

@@ -69,7 +69,7 @@ describe("installing the packed tarball", () => {
     const sample = join(project, "node_modules/express-handset-detection/data/sample");
     const { stdout } = await run(
       "node",
-      ["main.mjs", join(sample, "hd3specs.json"), join(sample, "hd3trees.json")],
+      ["main.mjs", join(sample, "sample-specs.json"), join(sample, "sample-trees.json")],
       {
         cwd: project,
       },

@@ -12,12 +12,12 @@ import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
 import { deviceKey, extraKey, ReferenceSieve } from "./support/reference-sieve.js";
 
 const SAMPLE_DIR = new URL("../../data/sample/", import.meta.url);
-const specsPath = fileURLToPath(new URL("hd3specs.json", SAMPLE_DIR));
-const treesPath = fileURLToPath(new URL("hd3trees.json", SAMPLE_DIR));
+const specsPath = fileURLToPath(new URL("sample-specs.json", SAMPLE_DIR));
+const treesPath = fileURLToPath(new URL("sample-trees.json", SAMPLE_DIR));
 const readJson = <T>(name: string): T => JSON.parse(readFileSync(new URL(name, SAMPLE_DIR), "utf8")) as T;
 
-const specs = readJson<SpecsDownload>("hd3specs.json");
-const trees = readJson<TreesDownload>("hd3trees.json");
+const specs = readJson<SpecsDownload>("sample-specs.json");
+const trees = readJson<TreesDownload>("sample-trees.json");
 const useragents = readJson<{ devices: Record<string, { device: string; userAgents: string[] }> }>(
   "useragents.json",
 );

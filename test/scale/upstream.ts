@@ -47,7 +47,7 @@ export interface Upstream {
 
 /** Starts the API server (LocalEngine on data/sample) behind the fault layer. */
 export async function startUpstream(): Promise<Upstream> {
-  const engine = await LocalEngine.fromFiles(`${SAMPLE}hd3specs.json`, `${SAMPLE}hd3trees.json`);
+  const engine = await LocalEngine.fromFiles(`${SAMPLE}sample-specs.json`, `${SAMPLE}sample-trees.json`);
   const seen: HeadersInput[] = [];
   const recording = {
     detect: (headers: HeadersInput, params?: Parameters<LocalEngine["detect"]>[1]) => {

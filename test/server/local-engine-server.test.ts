@@ -14,8 +14,9 @@ import { isHdLicenceError, isHdNotFoundError } from "../../src/errors.js";
 import { createApiServer } from "../../src/server/api-server.js";
 
 const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const samplePresent =
-  existsSync(join(sampleDir, "hd3specs.json")) && existsSync(join(sampleDir, "hd3trees.json"));
+const specsFile = join(sampleDir, "sample-specs.json");
+const treesFile = join(sampleDir, "sample-trees.json");
+const samplePresent = existsSync(specsFile) && existsSync(treesFile);
 if (!samplePresent) console.warn("[test/server/local-engine-server] data/sample is absent: skipping");
 
 interface SampleUserAgents {
@@ -32,14 +33,13 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
   let scratch: string;
 
   beforeAll(async () => {
-    engine = await LocalEngine.fromFiles(join(sampleDir, "hd3specs.json"), join(sampleDir, "hd3trees.json"), {
-      logger: { warn() {} },
-    });
+    engine = await LocalEngine.fromFiles(specsFile, treesFile, { logger: { warn() {} } });
     sample = JSON.parse(await readFile(join(sampleDir, "useragents.json"), "utf8")) as SampleUserAgents;
     scratch = await mkdtemp(join(tmpdir(), "hd3-local-server-"));
     const handler = createApiServer({
       engine,
-      dataDir: sampleDir,
+      specsFile,
+      treesFile,
       users: [
         { username: "ultimate", secret: "s3cret", downloads: true },
         { username: "basic", secret: "s3cret" },
@@ -139,7 +139,7 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
   it("downloads the trees byte for byte through the client", async () => {
     const target = join(scratch, "trees.json");
     const result = await oneRequest(() => client().fetchTrees({ toFile: target }));
-    expect(await readFile(target)).toEqual(await readFile(join(sampleDir, "hd3trees.json")));
+    expect(await readFile(target)).toEqual(await readFile(treesFile));
     expect(result.bytes).toBe((await readFile(target)).length);
   });
 
