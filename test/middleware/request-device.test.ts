@@ -11,6 +11,16 @@ import { DESKTOP_UA, EXPRESS_VERSIONS, fakeEngine, IPAD_UA, IPHONE_UA } from "./
 
 const middleware = () => handsetDetection({ engine: fakeEngine(), logger: silentLogger });
 
+/** An app with the middleware and a `/` route answering `{ class: req.device.class }`. */
+function classApp(makeApp: () => Express): Express {
+  const app = makeApp();
+  app.use(middleware());
+  app.get("/", (req, res) => {
+    res.json({ class: req.device.class });
+  });
+  return app;
+}
+
 describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
   it("is the device in routes of the app, of a router and of a mounted sub-app", async () => {
     const app = makeApp();
@@ -82,11 +92,7 @@ describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
   });
 
   it("is undefined in an app of the same Express without the middleware", async () => {
-    const withIt = makeApp();
-    withIt.use(middleware());
-    withIt.get("/", (req, res) => {
-      res.json({ class: req.device.class });
-    });
+    const withIt = classApp(makeApp);
     await request(withIt).get("/").set("User-Agent", IPHONE_UA).expect(200, { class: "Mobile" });
     const without = makeApp();
     without.get("/", (req, res) => {
@@ -106,11 +112,7 @@ describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
   });
 
   it("still works when the app's request prototype gets a `device` after the first requests", async () => {
-    const app = makeApp();
-    app.use(middleware());
-    app.get("/", (req, res) => {
-      res.json({ class: req.device.class });
-    });
+    const app = classApp(makeApp);
     await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200, { class: "Mobile" });
     (app.request as { device?: unknown }).device = null;
     await request(app).get("/").set("User-Agent", IPAD_UA).expect(200, { class: "Tablet" });
