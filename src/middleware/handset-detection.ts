@@ -11,6 +11,7 @@ import { buildDevice, type Device, noReply } from "./device.js";
 import { DeviceResolver } from "./device-resolver.js";
 import "./express-augmentation.js";
 import { isThenable, Memo, type MemoValue } from "./memo.js";
+import { requestHeaders } from "./message-access.js";
 import {
   type HandsetDetectionEvent,
   type HandsetDetectionMetrics,
@@ -177,7 +178,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     res: Response,
     next: NextFunction,
   ): void {
-    const picked = pick(req.headers);
+    const picked = pick(requestHeaders(req));
     let result: Device | Promise<Device>;
     try {
       result = resolver.resolve(picked, geoip ? req.ip : undefined);
