@@ -1,10 +1,13 @@
 // Benchmark: bare Express vs the middleware on a memo hit, and the local engine with no memo (loopback only).
 //
-// usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 2; BENCH_ROUNDS=N, default 16)
+// usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 1; BENCH_ROUNDS=N, default 24)
 // The apps run in one child process, so that autocannon (this process) does not share their CPU
 // and every app meets the same process: separate processes differ by a few percent by themselves.
-// The apps are the same app, one route answering "ok", with or without the middleware in front.
-// Bare and memo runs alternate in short rounds; the medians are compared.
+// The apps are the same app, one route answering "ok", with or without the middleware in front,
+// once with Express's default settings (a bare `express()`) and once with ETag off, which makes
+// the bare app cheaper and so the comparison harsher. Each round runs every app once, in an order
+// that alternates between rounds; a round's ratio compares runs made seconds apart, so the median
+// of the rounds' ratios is what a machine whose speed drifts (a shared VM) disturbs least.
 
 import { type ChildProcess, fork } from "node:child_process";
 import type { AddressInfo } from "node:net";
@@ -20,12 +23,19 @@ import { TINY_SPECS, TINY_TREES } from "../middleware/tiny-data.js";
 
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const CONNECTIONS = 32;
 
-const SCENARIOS = ["bare", "memo", "local"] as const;
+const SCENARIOS = ["bare", "memo", "bareNoEtag", "memoNoEtag", "local"] as const;
 type Scenario = (typeof SCENARIOS)[number];
+
+/** The bare/memo pairs compared, each a bare app and the same app with the middleware on a memo hit. */
+const PAIRS = [
+  { label: "Express defaults", bare: "bare", memo: "memo" },
+  { label: "ETag off (harsher)", bare: "bareNoEtag", memo: "memoNoEtag" },
+] as const satisfies readonly { label: string; bare: Scenario; memo: Scenario }[];
+const PAIRED = PAIRS.flatMap((pair) => [pair.bare, pair.memo]);
 
 /** A cloud stand-in that answers at once: on a memo hit it is never called anyway. */
 const instantCloud: Detector = {
@@ -37,7 +47,8 @@ const instantCloud: Detector = {
 };
 
 function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefined {
-  if (scenario === "memo") return handsetDetection({ client: instantCloud, logger: silentLogger });
+  if (scenario === "memo" || scenario === "memoNoEtag")
+    return handsetDetection({ client: instantCloud, logger: silentLogger });
   if (scenario === "local") {
     // A tiny hand-made data set: three devices, a user-agent sieve, one platform and one browser extra.
     const engine = LocalEngine.fromData(TINY_SPECS, TINY_TREES);
@@ -46,9 +57,9 @@ function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefin
   return undefined;
 }
 
-function appFor(middleware: HandsetDetectionMiddleware | undefined): Express {
+function appFor(scenario: Scenario, middleware: HandsetDetectionMiddleware | undefined): Express {
   const app = express();
-  app.set("etag", false);
+  if (scenario === "bareNoEtag" || scenario === "memoNoEtag") app.set("etag", false);
   if (middleware !== undefined) app.use(middleware);
   app.get("/", (_req, res) => {
     res.send("ok");
@@ -62,7 +73,7 @@ async function serve(): Promise<void> {
   const middlewares = {} as Record<Scenario, HandsetDetectionMiddleware | undefined>;
   for (const scenario of SCENARIOS) {
     middlewares[scenario] = middlewareFor(scenario);
-    const server = appFor(middlewares[scenario]).listen(0, "127.0.0.1");
+    const server = appFor(scenario, middlewares[scenario]).listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     ports[scenario] = (server.address() as AddressInfo).port;
   }
@@ -70,13 +81,19 @@ async function serve(): Promise<void> {
     if (message === "cpu") {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
-    } else process.send?.({ memo: middlewares.memo?.metrics(), local: middlewares.local?.metrics() });
+    } else {
+      process.send?.({
+        memo: middlewares.memo?.metrics(),
+        memoNoEtag: middlewares.memoNoEtag?.metrics(),
+        local: middlewares.local?.metrics(),
+      });
+    }
   });
   process.on("disconnect", () => process.exit(0));
   process.send?.(ports);
 }
 
-type Metrics = Record<"memo" | "local", HandsetDetectionMetrics>;
+type Metrics = Record<"memo" | "memoNoEtag" | "local", HandsetDetectionMetrics>;
 
 async function ask(child: ChildProcess, question: "metrics" | "cpu"): Promise<unknown> {
   const reply = new Promise<unknown>((resolve) => child.once("message", resolve));
@@ -154,11 +171,19 @@ async function hotPath(): Promise<number> {
   return elapsed / n;
 }
 
-const median = (xs: number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** The q-quantile of ascending `sorted`, interpolated between neighbours. */
+const quantile = (sorted: readonly number[], q: number): number => {
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  const above = Math.min(below + 1, sorted.length - 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
 };
+
+const median = (xs: readonly number[]): number =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 async function main(): Promise<void> {
   const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
@@ -170,39 +195,57 @@ async function main(): Promise<void> {
   });
   try {
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds of bare/memo, 127.0.0.1, Node ${process.version}`,
+      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds of every app in alternating order, 127.0.0.1, Node ${process.version}`,
     );
     for (const scenario of SCENARIOS) await measure(child, ports[scenario], 1); // warm-up
-    const runsOf: Record<"bare" | "memo", Run[]> = { bare: [], memo: [] };
+    const runsOf = Object.fromEntries(PAIRED.map((scenario) => [scenario, [] as Run[]])) as Record<
+      (typeof PAIRED)[number],
+      Run[]
+    >;
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (["bare", "memo"] as const) : (["memo", "bare"] as const);
+      const order = round % 2 === 0 ? PAIRED : [...PAIRED].reverse();
       for (const scenario of order) runsOf[scenario].push(await measure(child, ports[scenario], SECONDS));
     }
-    const local = await measure(child, ports.local, SECONDS * 2);
-    const rps = (scenario: "bare" | "memo") => runsOf[scenario].map((run) => run.rps);
-    const cpu = (scenario: "bare" | "memo") => median(runsOf[scenario].map((run) => run.cpuPerRequest));
-    const [bare, memo] = [rps("bare"), rps("memo")];
+    const local = await measure(child, ports.local, SECONDS * 4);
     const fmt = (n: number) => n.toFixed(0).padStart(8);
-    const runs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
-    const roundRatios = memo.map((m, i) => (m / bare[i]!) * 100);
-    console.log(`bare Express                       ${fmt(median(bare))} req/s (median of ${runs(bare)})`);
-    console.log(`middleware, memo hit               ${fmt(median(memo))} req/s (median of ${runs(memo)})`);
-    console.log(`middleware, local engine, no memo  ${fmt(local.rps)} req/s`);
+    const pct = (n: number) => `${n.toFixed(1)}%`;
+    for (const { label, bare, memo } of PAIRS) {
+      const bareRps = runsOf[bare].map((run) => run.rps);
+      const memoRps = runsOf[memo].map((run) => run.rps);
+      const roundRatios = memoRps.map((m, i) => (m / bareRps[i]!) * 100).sort((a, b) => a - b);
+      const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuPerRequest));
+      const [bareCpu, memoCpu] = [cpu(runsOf[bare]), cpu(runsOf[memo])];
+      console.log(`\n${label}`);
+      console.log(
+        `  bare Express                     ${fmt(median(bareRps))} req/s (median of ${ROUNDS} runs)`,
+      );
+      console.log(
+        `  middleware, memo hit             ${fmt(median(memoRps))} req/s (median of ${ROUNDS} runs)`,
+      );
+      console.log(
+        `  memo hit / bare                  ${pct(median(roundRatios))} (median of the rounds' ratios; target >= 95%)`,
+      );
+      console.log(
+        `                                   middle half of the rounds ${pct(quantile(roundRatios, 0.25))}-${pct(quantile(roundRatios, 0.75))}, all ${pct(roundRatios[0]!)}-${pct(roundRatios.at(-1)!)}; ratio of the medians ${pct((median(memoRps) / median(bareRps)) * 100)}`,
+      );
+      console.log(
+        `  app CPU per request (median)     bare ${bareCpu.toFixed(1)} µs, memo hit ${memoCpu.toFixed(1)} µs (+${(memoCpu - bareCpu).toFixed(1)} µs)`,
+      );
+    }
     console.log(
-      `memo hit / bare                    ${((median(memo) / median(bare)) * 100).toFixed(1)}% (target >= 95%; rounds ranged ${Math.min(...roundRatios).toFixed(1)}-${Math.max(...roundRatios).toFixed(1)}%)`,
+      `\nmiddleware, local engine, no memo  ${fmt(local.rps)} req/s, app CPU ${local.cpuPerRequest.toFixed(1)} µs per request (Express defaults)`,
     );
-    console.log(
-      `app CPU per request (median)       bare ${cpu("bare").toFixed(1)} µs, memo hit ${cpu("memo").toFixed(1)} µs (+${(cpu("memo") - cpu("bare")).toFixed(1)} µs), local engine ${local.cpuPerRequest.toFixed(1)} µs`,
-    );
-    // The memo app must have detected once and answered every other request from the memo; the
+    // The memo apps must have detected once and answered every other request from the memo; the
     // local app must have run the engine on every request.
     const metrics = await metricsOf(child);
-    const { requests, sources, cloud } = metrics.memo;
+    for (const name of ["memo", "memoNoEtag"] as const) {
+      const { requests, sources, cloud } = metrics[name];
+      if (cloud.calls !== 1 || sources.memo !== requests - 1)
+        throw new Error(`the ${name} app was not on memo hits`);
+    }
     console.log(
-      `check: memo app ${sources.memo} memo hits of ${requests} requests, ${cloud.calls} cloud detection; local app ${metrics.local.sources.local} engine detections of ${metrics.local.requests} requests`,
+      `check: memo apps ${metrics.memo.sources.memo + metrics.memoNoEtag.sources.memo} memo hits of ${metrics.memo.requests + metrics.memoNoEtag.requests} requests, ${metrics.memo.cloud.calls + metrics.memoNoEtag.cloud.calls} cloud detections (one each); local app ${metrics.local.sources.local} engine detections of ${metrics.local.requests} requests`,
     );
-    if (cloud.calls !== 1 || sources.memo !== requests - 1)
-      throw new Error("the memo app was not on memo hits");
     if (metrics.local.sources.local !== metrics.local.requests)
       throw new Error("the local app skipped the engine");
   } finally {
