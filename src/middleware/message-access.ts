@@ -10,21 +10,20 @@
 // `res.setHeader(...)` semantics exactly: an own value or method always wins.
 
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingMessage } from "node:http";
+import { PrototypeMemo } from "./prototype-memo.js";
 
 type HeadersGetter = (this: IncomingMessage) => IncomingHttpHeaders;
 
 /** The getter that `headers` resolves to on objects with this prototype; `undefined` for anything else. */
-function inheritedHeadersGetter(proto: object | null): HeadersGetter | undefined {
-  for (let p = proto; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+function inheritedHeadersGetter(proto: object): HeadersGetter | undefined {
+  for (let p: object | null = proto; p !== null; p = Object.getPrototypeOf(p) as object | null) {
     const descriptor = Object.getOwnPropertyDescriptor(p, "headers");
     if (descriptor !== undefined) return descriptor.get as HeadersGetter | undefined;
   }
   return undefined;
 }
 
-const gettersByPrototype = new WeakMap<object, HeadersGetter | null>();
-let lastPrototype: object | null = null;
-let lastGetter: HeadersGetter | undefined;
+const headersGetters = new PrototypeMemo<HeadersGetter | undefined>(inheritedHeadersGetter, undefined);
 
 /**
  * `req.headers`, read through the `headers` getter the request inherits (Node's own, on
@@ -32,18 +31,9 @@ let lastGetter: HeadersGetter | undefined;
  * property, or whose prototypes hold no getter for it, is read as `req.headers`.
  */
 export function requestHeaders(req: IncomingMessage): IncomingHttpHeaders {
-  const proto = Object.getPrototypeOf(req) as object | null;
-  if (proto !== lastPrototype) {
-    let getter = proto === null ? null : gettersByPrototype.get(proto);
-    if (getter === undefined) {
-      getter = inheritedHeadersGetter(proto) ?? null;
-      gettersByPrototype.set(proto!, getter);
-    }
-    lastPrototype = proto;
-    lastGetter = getter ?? undefined;
-  }
-  if (lastGetter === undefined || Object.hasOwn(req, "headers")) return req.headers;
-  return lastGetter.call(req);
+  const getter = headersGetters.of(req);
+  if (getter === undefined || Object.hasOwn(req, "headers")) return req.headers;
+  return getter.call(req);
 }
 
 type HeaderMethods = Pick<OutgoingMessage, "getHeader" | "setHeader">;

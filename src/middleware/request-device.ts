@@ -10,6 +10,7 @@
 import { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import type { Device } from "./device.js";
+import { PrototypeMemo } from "./prototype-memo.js";
 
 /** The key of the device in `res.locals`. Registered, so that two copies of this package agree. */
 const DEVICE = Symbol.for("express-handset-detection.device.v1");
@@ -42,7 +43,7 @@ function setDevice(this: object, value: unknown): void {
   Object.defineProperty(this, "device", { value, writable: true, enumerable: true, configurable: true });
   // `this` may be a request prototype (`app.request.device = ...`): its requests must be looked at
   // again, since the property now hides the accessor from them.
-  forgetPrototypes();
+  accessorInUse.forget();
 }
 Object.defineProperty(getDevice, OUR_ACCESSOR, { value: true });
 
@@ -76,29 +77,8 @@ function installAccessor(proto: object): boolean {
   return true;
 }
 
-let accessorByPrototype = new WeakMap<object, boolean>();
-let lastPrototype: object | null = null;
-let lastUsesAccessor = false;
-
-function forgetPrototypes(): void {
-  accessorByPrototype = new WeakMap();
-  lastPrototype = null;
-}
-
-/** Whether `req` reads `device` through the accessor (installing it on first sight of an Express app). */
-function usesAccessor(req: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(req);
-  if (proto === lastPrototype) return lastUsesAccessor;
-  if (!isBag(proto)) return false;
-  let answer = accessorByPrototype.get(proto);
-  if (answer === undefined) {
-    answer = installAccessor(proto);
-    accessorByPrototype.set(proto, answer);
-  }
-  lastPrototype = proto;
-  lastUsesAccessor = answer;
-  return answer;
-}
+/** Whether requests read `device` through the accessor (installed on first sight of an Express app). */
+const accessorInUse = new PrototypeMemo<boolean>(installAccessor, false);
 
 /**
  * Sets `req.device` and `res.locals.device` for one request. On Express requests the device is
@@ -113,6 +93,6 @@ export function attachDevice(req: Request, res: Response, device: Device): void 
     return;
   }
   locals.device = device;
-  if (usesAccessor(req)) locals[DEVICE] = device;
+  if (accessorInUse.of(req)) locals[DEVICE] = device;
   else req.device = device;
 }

@@ -27,8 +27,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const CONNECTIONS = 32;
 
-const SCENARIOS = ["bare", "memo", "bareNoEtag", "memoNoEtag", "local"] as const;
-type Scenario = (typeof SCENARIOS)[number];
+/** The apps served: the middleware in front or not (`local`: the local engine, no memo), and ETag on or off. */
+const APPS = {
+  bare: { middleware: "none", etag: true },
+  memo: { middleware: "memo", etag: true },
+  bareNoEtag: { middleware: "none", etag: false },
+  memoNoEtag: { middleware: "memo", etag: false },
+  local: { middleware: "local", etag: true },
+} as const;
+type Scenario = keyof typeof APPS;
+const SCENARIOS = Object.keys(APPS) as Scenario[];
 
 /** The bare/memo pairs compared, each a bare app and the same app with the middleware on a memo hit. */
 const PAIRS = [
@@ -47,9 +55,9 @@ const instantCloud: Detector = {
 };
 
 function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefined {
-  if (scenario === "memo" || scenario === "memoNoEtag")
-    return handsetDetection({ client: instantCloud, logger: silentLogger });
-  if (scenario === "local") {
+  const { middleware } = APPS[scenario];
+  if (middleware === "memo") return handsetDetection({ client: instantCloud, logger: silentLogger });
+  if (middleware === "local") {
     // A tiny hand-made data set: three devices, a user-agent sieve, one platform and one browser extra.
     const engine = LocalEngine.fromData(TINY_SPECS, TINY_TREES);
     return handsetDetection({ engine, cacheSize: 0, logger: silentLogger });
@@ -59,7 +67,7 @@ function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefin
 
 function appFor(scenario: Scenario, middleware: HandsetDetectionMiddleware | undefined): Express {
   const app = express();
-  if (scenario === "bareNoEtag" || scenario === "memoNoEtag") app.set("etag", false);
+  if (!APPS[scenario].etag) app.set("etag", false);
   if (middleware !== undefined) app.use(middleware);
   app.get("/", (_req, res) => {
     res.send("ok");
@@ -81,13 +89,7 @@ async function serve(): Promise<void> {
     if (message === "cpu") {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
-    } else {
-      process.send?.({
-        memo: middlewares.memo?.metrics(),
-        memoNoEtag: middlewares.memoNoEtag?.metrics(),
-        local: middlewares.local?.metrics(),
-      });
-    }
+    } else process.send?.(Object.fromEntries(SCENARIOS.map((s) => [s, middlewares[s]?.metrics()])));
   });
   process.on("disconnect", () => process.exit(0));
   process.send?.(ports);
