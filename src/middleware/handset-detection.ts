@@ -125,6 +125,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     cloud: detectors.cloud,
     engine: detectors.engine,
     memo,
+    memoIsPrivate: memoryStore !== undefined,
     geoip,
     legacyOptions: config.legacyOptions,
     skipBots: config.skipBots,

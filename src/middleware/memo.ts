@@ -40,6 +40,7 @@ export class Memo {
   readonly #store: CacheStore<MemoValue>;
   readonly #ttlMs: number;
   readonly #onStoreError: (error: unknown) => void;
+  #writes = 0;
 
   constructor(store: CacheStore<MemoValue>, ttlMs: number, onStoreError: (error: unknown) => void) {
     this.#store = store;
@@ -63,8 +64,14 @@ export class Memo {
     });
   }
 
+  /** How many times {@link set} was called: a reader can tell that nothing was written since it last looked. */
+  get writes(): number {
+    return this.#writes;
+  }
+
   /** Stores a value as fresh for `ttlMs`. Returns the entry written. */
   set(key: string, value: MemoValue, now = Date.now()): CacheEntry<MemoValue> {
+    this.#writes++;
     const entry: CacheEntry<MemoValue> = { value, storedAt: now, expiresAt: now + this.#ttlMs };
     try {
       const done = this.#store.set(key, entry);
