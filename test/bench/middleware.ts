@@ -1,11 +1,14 @@
-// Benchmark: bare Express vs the middleware on a memo hit, and the local engine with no memo (loopback only).
+// Benchmark: bare Express vs the middleware on a memo hit and vs the floor any device middleware
+// pays, and the local engine with no memo (loopback only).
 //
 // usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 1; BENCH_ROUNDS=N, default 24)
 // The apps run in one child process, so that autocannon (this process) does not share their CPU
 // and every app meets the same process: separate processes differ by a few percent by themselves.
 // The apps are the same app, one route answering "ok", with or without the middleware in front,
 // once with Express's default settings (a bare `express()`) and once with ETag off, which makes
-// the bare app cheaper and so the comparison harsher. Each round runs every app once, in an order
+// the bare app cheaper and so the comparison harsher. A third app with Express's defaults puts a
+// minimal hand-written middleware in front (the floor): it shows how much of a memo hit's cost any
+// middleware that reads the user-agent and sets `res.locals` and `Vary` pays anyway. Each round runs every app once, in an order
 // that alternates between rounds; a round's ratio compares runs made seconds apart, so the median
 // of the rounds' ratios is what a machine whose speed drifts (a shared VM) disturbs least.
 
@@ -13,9 +16,10 @@ import { type ChildProcess, fork } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
+import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionMetrics } from "../../src/middleware/metrics.js";
 import type { Detector, DetectReply } from "../../src/types.js";
@@ -27,8 +31,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const CONNECTIONS = 32;
 
-/** The apps served: the middleware in front or not (`local`: the local engine, no memo), and ETag on or off. */
+/**
+ * The apps served: the middleware in front or not (`local`: the local engine, no memo; `floor`: the
+ * least any device-aware middleware does, see {@link floorMiddleware}), and ETag on or off.
+ */
 const APPS = {
+  floor: { middleware: "floor", etag: true },
   bare: { middleware: "none", etag: true },
   memo: { middleware: "memo", etag: true },
   bareNoEtag: { middleware: "none", etag: false },
@@ -43,7 +51,8 @@ const PAIRS = [
   { label: "Express defaults", bare: "bare", memo: "memo" },
   { label: "ETag off (harsher)", bare: "bareNoEtag", memo: "memoNoEtag" },
 ] as const satisfies readonly { label: string; bare: Scenario; memo: Scenario }[];
-const PAIRED = PAIRS.flatMap((pair) => [pair.bare, pair.memo]);
+/** Every app run in each round, in order: the floor next to the bare app it is compared with. */
+const PAIRED = ["floor", ...PAIRS.flatMap((pair) => [pair.bare, pair.memo])] as const;
 
 /** A cloud stand-in that answers at once: on a memo hit it is never called anyway. */
 const instantCloud: Detector = {
@@ -54,8 +63,23 @@ const instantCloud: Detector = {
   }),
 };
 
-function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefined {
+/** The `Vary` the middleware sets for the benchmark's requests. */
+const VARY = createHeaderPicker()({ "user-agent": UA, "accept-language": "en-GB,en;q=0.9" }).vary;
+
+/**
+ * The floor: only what any middleware that hands templates a device and shared caches a `Vary`
+ * must do (read the user-agent, put something in `res.locals`, set `Vary`), written the plain way.
+ * What a memo hit costs above it is this package's own work.
+ */
+const floorMiddleware: RequestHandler = (req, res, next) => {
+  res.locals.userAgent = req.headers["user-agent"];
+  res.setHeader("Vary", VARY);
+  next();
+};
+
+function middlewareFor(scenario: Scenario): RequestHandler | undefined {
   const { middleware } = APPS[scenario];
+  if (middleware === "floor") return floorMiddleware;
   if (middleware === "memo") return handsetDetection({ client: instantCloud, logger: silentLogger });
   if (middleware === "local") {
     // A tiny hand-made data set: three devices, a user-agent sieve, one platform and one browser extra.
@@ -65,7 +89,7 @@ function middlewareFor(scenario: Scenario): HandsetDetectionMiddleware | undefin
   return undefined;
 }
 
-function appFor(scenario: Scenario, middleware: HandsetDetectionMiddleware | undefined): Express {
+function appFor(scenario: Scenario, middleware: RequestHandler | undefined): Express {
   const app = express();
   if (!APPS[scenario].etag) app.set("etag", false);
   if (middleware !== undefined) app.use(middleware);
@@ -78,7 +102,7 @@ function appFor(scenario: Scenario, middleware: HandsetDetectionMiddleware | und
 /** Child process: serves every scenario's app and answers "metrics" with the middlewares' counters. */
 async function serve(): Promise<void> {
   const ports = {} as Record<Scenario, number>;
-  const middlewares = {} as Record<Scenario, HandsetDetectionMiddleware | undefined>;
+  const middlewares = {} as Record<Scenario, RequestHandler | undefined>;
   for (const scenario of SCENARIOS) {
     middlewares[scenario] = middlewareFor(scenario);
     const server = appFor(scenario, middlewares[scenario]).listen(0, "127.0.0.1");
@@ -89,7 +113,11 @@ async function serve(): Promise<void> {
     if (message === "cpu") {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
-    } else process.send?.(Object.fromEntries(SCENARIOS.map((s) => [s, middlewares[s]?.metrics()])));
+    } else {
+      const metricsOf = (m: RequestHandler | undefined) =>
+        m !== undefined && "metrics" in m ? (m as HandsetDetectionMiddleware).metrics() : undefined;
+      process.send?.(Object.fromEntries(SCENARIOS.map((s) => [s, metricsOf(middlewares[s])])));
+    }
   });
   process.on("disconnect", () => process.exit(0));
   process.send?.(ports);
@@ -211,11 +239,15 @@ async function main(): Promise<void> {
     const local = await measure(child, ports.local, SECONDS * 4);
     const fmt = (n: number) => n.toFixed(0).padStart(8);
     const pct = (n: number) => `${n.toFixed(1)}%`;
+    const rpsOf = (scenario: (typeof PAIRED)[number]) => runsOf[scenario].map((run) => run.rps);
+    const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuPerRequest));
+    /** Each round's `of` run divided by its `by` run, in %, ascending. */
+    const roundRatiosOf = (of: readonly number[], by: readonly number[]) =>
+      of.map((x, i) => (x / by[i]!) * 100).sort((a, b) => a - b);
     for (const { label, bare, memo } of PAIRS) {
-      const bareRps = runsOf[bare].map((run) => run.rps);
-      const memoRps = runsOf[memo].map((run) => run.rps);
-      const roundRatios = memoRps.map((m, i) => (m / bareRps[i]!) * 100).sort((a, b) => a - b);
-      const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuPerRequest));
+      const bareRps = rpsOf(bare);
+      const memoRps = rpsOf(memo);
+      const roundRatios = roundRatiosOf(memoRps, bareRps);
       const [bareCpu, memoCpu] = [cpu(runsOf[bare]), cpu(runsOf[memo])];
       console.log(`\n${label}`);
       console.log(
@@ -233,6 +265,16 @@ async function main(): Promise<void> {
       console.log(
         `  app CPU per request (median)     bare ${bareCpu.toFixed(1)} µs, memo hit ${memoCpu.toFixed(1)} µs (+${(memoCpu - bareCpu).toFixed(1)} µs)`,
       );
+      if (bare === "bare") {
+        const floorRatios = roundRatiosOf(rpsOf("floor"), bareRps);
+        const floorCpu = cpu(runsOf.floor);
+        console.log(
+          `  floor / bare                     ${pct(median(floorRatios))} (the least a device middleware does: reads the user-agent, sets res.locals and Vary)`,
+        );
+        console.log(
+          `  memo hit / floor                 ${pct(median(roundRatiosOf(memoRps, rpsOf("floor"))))}; app CPU per request, floor ${floorCpu.toFixed(1)} µs (+${(floorCpu - bareCpu).toFixed(1)} µs over bare)`,
+        );
+      }
     }
     console.log(
       `\nmiddleware, local engine, no memo  ${fmt(local.rps)} req/s, app CPU ${local.cpuPerRequest.toFixed(1)} µs per request (Express defaults)`,
