@@ -239,6 +239,7 @@ async function main(): Promise<void> {
     const local = await measure(child, ports.local, SECONDS * 4);
     const fmt = (n: number) => n.toFixed(0).padStart(8);
     const pct = (n: number) => `${n.toFixed(1)}%`;
+    const signed = (n: number) => `${n < 0 ? "-" : "+"}${Math.abs(n).toFixed(1)}`;
     const rpsOf = (scenario: (typeof PAIRED)[number]) => runsOf[scenario].map((run) => run.rps);
     const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuPerRequest));
     /** Each round's `of` run divided by its `by` run, in %, ascending. */
@@ -263,7 +264,7 @@ async function main(): Promise<void> {
         `                                   middle half of the rounds ${pct(quantile(roundRatios, 0.25))}-${pct(quantile(roundRatios, 0.75))}, all ${pct(roundRatios[0]!)}-${pct(roundRatios.at(-1)!)}; ratio of the medians ${pct((median(memoRps) / median(bareRps)) * 100)}`,
       );
       console.log(
-        `  app CPU per request (median)     bare ${bareCpu.toFixed(1)} µs, memo hit ${memoCpu.toFixed(1)} µs (+${(memoCpu - bareCpu).toFixed(1)} µs)`,
+        `  app CPU per request (median)     bare ${bareCpu.toFixed(1)} µs, memo hit ${memoCpu.toFixed(1)} µs (${signed(memoCpu - bareCpu)} µs)`,
       );
       if (bare === "bare") {
         const floorRatios = roundRatiosOf(rpsOf("floor"), bareRps);
@@ -272,7 +273,7 @@ async function main(): Promise<void> {
           `  floor / bare                     ${pct(median(floorRatios))} (the least a device middleware does: reads the user-agent, sets res.locals and Vary)`,
         );
         console.log(
-          `  memo hit / floor                 ${pct(median(roundRatiosOf(memoRps, rpsOf("floor"))))}; app CPU per request, floor ${floorCpu.toFixed(1)} µs (+${(floorCpu - bareCpu).toFixed(1)} µs over bare)`,
+          `  memo hit / floor                 ${pct(median(roundRatiosOf(memoRps, rpsOf("floor"))))}; app CPU per request, floor ${floorCpu.toFixed(1)} µs (${signed(floorCpu - bareCpu)} µs over bare)`,
         );
       }
     }
