@@ -8,9 +8,10 @@
 // once with Express's default settings (a bare `express()`) and once with ETag off, which makes
 // the bare app cheaper and so the comparison harsher. A third app with Express's defaults puts a
 // minimal hand-written middleware in front (the floor): it shows how much of a memo hit's cost any
-// middleware that reads the user-agent and sets `res.locals` and `Vary` pays anyway. Each round runs every app once, in an order
-// that alternates between rounds; a round's ratio compares runs made seconds apart, so the median
-// of the rounds' ratios is what a machine whose speed drifts (a shared VM) disturbs least.
+// middleware that reads the user-agent and sets `res.locals` and `Vary` pays anyway. Each round
+// runs every app once, in an order that alternates between rounds; a round's ratio compares runs
+// made seconds apart, so the median of the rounds' ratios is what a machine whose speed drifts (a
+// shared VM) disturbs least.
 
 import { type ChildProcess, fork } from "node:child_process";
 import type { AddressInfo } from "node:net";
