@@ -100,18 +100,17 @@ export class DeviceResolver {
   /** Frozen memo devices per entry, so a hit on the in-memory store allocates nothing. */
   readonly #memoDevices = new WeakMap<object, Device>();
   /** The last of those, checked first: cheaper than the WeakMap when one visitor's requests come in a row. */
-  #lastMemoEntry: object | undefined;
+  #lastMemoEntry: CacheEntry<MemoDevice> | undefined;
   #lastMemoDevice: Device | undefined;
   /**
-   * The last fresh memo hit without geoip, on a private memo: the same pick (picks are shared by
-   * requests with the same detection headers) gets the same device back without a store lookup,
-   * until the entry expires or anything is written to the memo. Under load this skips a handful of
-   * objects the lookup would touch, whose cache misses cost more than the lookup's instructions.
+   * On a private memo, the pick that found `#lastMemoEntry` (without geoip) and the memo's write
+   * count then. The same pick (picks are shared by requests with the same detection headers) gets
+   * the same device back without a store lookup, until the entry expires or anything is written to
+   * the memo. Under load this skips a handful of objects the lookup would touch, whose cache misses
+   * cost more than the lookup's instructions.
    */
-  #hotPicked: PickedHeaders | undefined;
-  #hotDevice: Device | undefined;
-  #hotExpiresAt = 0;
-  #hotWrites = -1;
+  #lastHitPicked: PickedHeaders | undefined;
+  #lastHitWrites = -1;
   readonly #wireOptions: DetectParams["options"];
   /** Errors that mean "the breaker is open": no call was made. */
   readonly #paused = new WeakSet<Error>();
@@ -134,13 +133,13 @@ export class DeviceResolver {
     const geoIp = this.#c.geoip && ip ? ip : undefined;
     if (memo === undefined) return this.#miss(picked, geoIp, undefined, undefined);
     if (
-      picked === this.#hotPicked &&
+      picked === this.#lastHitPicked &&
       geoIp === undefined &&
-      memo.writes === this.#hotWrites &&
-      this.#hotExpiresAt > Date.now()
+      memo.writes === this.#lastHitWrites &&
+      this.#lastMemoEntry!.expiresAt > Date.now()
     ) {
       this.#m.memoHits++;
-      return this.#hotDevice!;
+      return this.#lastMemoDevice!;
     }
     const d = memo.get(picked.key);
     if (isThenable(d)) {
@@ -154,10 +153,8 @@ export class DeviceResolver {
         this.#m.memoHits++;
         const hit = this.#memoDevice(device);
         if (this.#c.memoIsPrivate) {
-          this.#hotPicked = picked;
-          this.#hotDevice = hit;
-          this.#hotExpiresAt = device.expiresAt;
-          this.#hotWrites = memo.writes;
+          this.#lastHitPicked = picked;
+          this.#lastHitWrites = memo.writes;
         }
         return hit;
       }
@@ -222,6 +219,7 @@ export class DeviceResolver {
     }
     this.#lastMemoEntry = entry;
     this.#lastMemoDevice = device;
+    this.#lastHitPicked = undefined; // the pick it remembered found another entry
     return device;
   }
 
