@@ -1,19 +1,30 @@
-// Benchmark: bare Express vs the middleware on a memo hit and vs the floor any device middleware
-// pays, and the local engine with no memo (loopback only).
+// Benchmark: bare Express vs the middleware on a memo hit, vs the floor any device middleware pays,
+// and the local engine with no memo (loopback only).
 //
-// usage: npm run bench:middleware   (BENCH_SECONDS=N per run, default 1; BENCH_ROUNDS=N, default 24)
-// The apps run in one child process, so that autocannon (this process) does not share their CPU
-// and every app meets the same process: separate processes differ by a few percent by themselves.
-// The apps are the same app, one route answering "ok", with or without the middleware in front,
-// once with Express's default settings (a bare `express()`) and once with ETag off, which makes
-// the bare app cheaper and so the comparison harsher. A third app with Express's defaults puts a
-// minimal hand-written middleware in front (the floor): it shows how much of a memo hit's cost any
-// middleware that reads the user-agent and sets `res.locals` and `Vary` pays anyway. Each round
-// runs every app once, in an order that alternates between rounds; a round's ratio compares runs
-// made seconds apart, so the median of the rounds' ratios is what a machine whose speed drifts (a
-// shared VM) disturbs least.
+// usage: npm run bench:middleware
+//   BENCH_SECONDS=N  seconds per run (default 2)
+//   BENCH_ROUNDS=N   runs per process pair (default 4)
+//   BENCH_PAIRS=N    process pairs per comparison (default 4)
+//   BENCH_WARMUP=N   seconds of load on each new pair before its rounds (default 4)
+//
+// How a ratio is measured: the two apps compared run in two child processes, both pinned to one
+// CPU, and autocannon (this process, pinned to the other CPUs) loads both at once. The scheduler
+// shares that CPU equally between the two busy processes, so the ratio of their throughputs is the
+// ratio of what a request costs in each, and it is measured at the same moments: a shared VM whose
+// speed changes by half from one second to the next (as the one in the README does) moves both
+// apps alike. Two processes running the same code still differ by about ±1 % (memory layout, JIT
+// timing), so every comparison uses several process pairs, started in alternating order, and a
+// control pair (bare vs bare) prints the method's own spread. Without `taskset` or a second CPU the
+// two apps of a round run one after the other instead, which a drifting machine disturbs more.
+//
+// The apps are one route answering "ok", with or without the middleware in front, with Express's
+// default settings (a bare `express()`) or with ETag off, which makes the bare app cheaper and so
+// the comparison harsher. The floor app puts a minimal hand-written middleware in front: it shows
+// how much of a memo hit's cost any middleware that reads the user-agent and sets `res.locals` and
+// `Vary` pays anyway.
 
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execFileSync, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -28,8 +39,12 @@ import { TINY_SPECS, TINY_TREES } from "../middleware/tiny-data.js";
 
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
+const REQUEST_HEADERS = { "user-agent": UA, "accept-language": "en-GB,en;q=0.9" };
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const PROCESS_PAIRS = Number(process.env.BENCH_PAIRS ?? 4);
+/** A new process runs its first seconds slower while V8 optimises the request path. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 4);
 const CONNECTIONS = 32;
 
 /**
@@ -37,38 +52,31 @@ const CONNECTIONS = 32;
  * least any device-aware middleware does, see {@link floorMiddleware}), and ETag on or off.
  */
 const APPS = {
-  floor: { middleware: "floor", etag: true },
   bare: { middleware: "none", etag: true },
   memo: { middleware: "memo", etag: true },
+  floor: { middleware: "floor", etag: true },
   bareNoEtag: { middleware: "none", etag: false },
   memoNoEtag: { middleware: "memo", etag: false },
   local: { middleware: "local", etag: true },
 } as const;
 type Scenario = keyof typeof APPS;
-const SCENARIOS = Object.keys(APPS) as Scenario[];
 
-interface Pair {
+interface Comparison {
   readonly label: string;
-  /** The bare app. */
-  readonly bare: Scenario;
-  /** The same app with the middleware, on a memo hit. */
-  readonly memo: Scenario;
-  /** The same app with the floor middleware in front, when that is measured too. */
-  readonly floor?: Scenario;
+  /** The app the ratio divides by. */
+  readonly base: Scenario;
+  /** The app measured against it. */
+  readonly other: Scenario;
+  /** Whether the 95 % target applies, which also times each app alone for its req/s. */
+  readonly target: boolean;
 }
 
-/** The pairs compared. */
-const PAIRS = [
-  { label: "Express defaults", bare: "bare", memo: "memo", floor: "floor" },
-  { label: "ETag off (harsher)", bare: "bareNoEtag", memo: "memoNoEtag" },
-] as const satisfies readonly Pair[];
-/** Every app run in each round, in order: a floor next to the bare app it is compared with. */
-const PAIRED: readonly Scenario[] = PAIRS.flatMap((pair: Pair) => [
-  ...(pair.floor === undefined ? [] : [pair.floor]),
-  pair.bare,
-  pair.memo,
-]);
-const MEMO_APPS = PAIRS.map((pair) => pair.memo);
+const COMPARISONS: readonly Comparison[] = [
+  { label: "control: bare / bare (the method's own spread)", base: "bare", other: "bare", target: false },
+  { label: "Express defaults: memo hit / bare", base: "bare", other: "memo", target: true },
+  { label: "Express defaults: floor / bare", base: "bare", other: "floor", target: false },
+  { label: "ETag off (harsher): memo hit / bare", base: "bareNoEtag", other: "memoNoEtag", target: true },
+];
 
 /** A cloud stand-in that answers at once: on a memo hit it is never called anyway. */
 const instantCloud: Detector = {
@@ -80,7 +88,7 @@ const instantCloud: Detector = {
 };
 
 /** The `Vary` the middleware sets for the benchmark's requests. */
-const VARY = createHeaderPicker()({ "user-agent": UA, "accept-language": "en-GB,en;q=0.9" }).vary;
+const VARY = createHeaderPicker()(REQUEST_HEADERS).vary;
 
 /**
  * The floor: only what any middleware that hands templates a device and shared caches a `Vary`
@@ -115,41 +123,87 @@ function appFor(scenario: Scenario, middleware: RequestHandler | undefined): Exp
   return app;
 }
 
-/** Child process: serves every scenario's app and answers "metrics" with the middlewares' counters. */
-async function serve(): Promise<void> {
-  const ports = {} as Record<Scenario, number>;
-  const middlewares = {} as Record<Scenario, RequestHandler | undefined>;
-  for (const scenario of SCENARIOS) {
-    middlewares[scenario] = middlewareFor(scenario);
-    const server = appFor(scenario, middlewares[scenario]).listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    ports[scenario] = (server.address() as AddressInfo).port;
-  }
+/** Child process: serves one scenario's app; answers "cpu" with its CPU time and "metrics" with the middleware's counters. */
+async function serve(scenario: Scenario): Promise<void> {
+  const middleware = middlewareFor(scenario);
+  const server = appFor(scenario, middleware).listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   process.on("message", (message) => {
     if (message === "cpu") {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
-    } else {
-      const metricsOf = (m: RequestHandler | undefined) =>
-        m !== undefined && "metrics" in m ? (m as HandsetDetectionMiddleware).metrics() : undefined;
-      process.send?.(Object.fromEntries(SCENARIOS.map((s) => [s, metricsOf(middlewares[s])])));
+    } else if (message === "metrics") {
+      const metrics =
+        middleware !== undefined && "metrics" in middleware
+          ? (middleware as HandsetDetectionMiddleware).metrics()
+          : undefined;
+      process.send?.({ metrics });
     }
   });
   process.on("disconnect", () => process.exit(0));
-  process.send?.(ports);
+  process.send?.({ port: (server.address() as AddressInfo).port });
 }
 
-type Metrics = Record<(typeof MEMO_APPS)[number] | "local", HandsetDetectionMetrics>;
+/** One app's child process. */
+interface AppProcess {
+  readonly scenario: Scenario;
+  readonly child: ChildProcess;
+  readonly port: number;
+}
 
-async function ask(child: ChildProcess, question: "metrics" | "cpu"): Promise<unknown> {
-  const reply = new Promise<unknown>((resolve) => child.once("message", resolve));
-  child.send(question);
+async function startApp(scenario: Scenario): Promise<AppProcess> {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve", scenario], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (message) => resolve((message as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`the ${scenario} app exited with ${code}`)));
+  });
+  return { scenario, child, port };
+}
+
+async function ask<T>(app: AppProcess, question: "cpu" | "metrics"): Promise<T> {
+  const reply = new Promise<T>((resolve) => app.child.once("message", (message) => resolve(message as T)));
+  app.child.send(question);
   return reply;
 }
 
-const metricsOf = async (child: ChildProcess): Promise<Metrics> => (await ask(child, "metrics")) as Metrics;
-const cpuMicrosOf = async (child: ChildProcess): Promise<number> =>
-  ((await ask(child, "cpu")) as { cpuMicros: number }).cpuMicros;
+const cpuMicrosOf = async (app: AppProcess): Promise<number> =>
+  (await ask<{ cpuMicros: number }>(app, "cpu")).cpuMicros;
+const metricsOf = async (app: AppProcess): Promise<HandsetDetectionMetrics | undefined> =>
+  (await ask<{ metrics?: HandsetDetectionMetrics }>(app, "metrics")).metrics;
+
+/** The CPUs this process may run on (Linux), from /proc; `undefined` where that cannot be read. */
+function allowedCpus(): number[] | undefined {
+  try {
+    const line = readFileSync("/proc/self/status", "utf8").match(/^Cpus_allowed_list:\s*(.+)$/m)?.[1];
+    if (line === undefined) return undefined;
+    return line.split(",").flatMap((range) => {
+      const [from, to = from] = range.split("-").map(Number) as [number, number?];
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pins every thread of `pid` to `cpus` with `taskset`; false when that is not possible here. */
+function pin(pid: number, cpus: readonly number[]): boolean {
+  try {
+    execFileSync("taskset", ["-a", "-p", "-c", cpus.join(","), String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The CPU the apps share and the CPUs autocannon gets, when the apps can be pinned; `undefined` otherwise. */
+function planPinning(): { apps: number[]; load: number[] } | undefined {
+  const cpus = allowedCpus();
+  if (cpus === undefined || cpus.length < 2) return undefined;
+  const plan = { apps: cpus.slice(0, 1), load: cpus.slice(1) };
+  return pin(process.pid, plan.load) ? plan : undefined;
+}
 
 interface Run {
   /** Requests per second. */
@@ -158,19 +212,117 @@ interface Run {
   readonly cpuPerRequest: number;
 }
 
-async function measure(child: ChildProcess, port: number, seconds: number): Promise<Run> {
-  const cpuBefore = await cpuMicrosOf(child);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { "user-agent": UA, "accept-language": "en-GB,en;q=0.9" },
+/** Loads every app in `apps` at once for `seconds`. */
+async function measureTogether(apps: readonly AppProcess[], seconds: number): Promise<Run[]> {
+  const cpuBefore = await Promise.all(apps.map(cpuMicrosOf));
+  const results = await Promise.all(
+    apps.map((app) =>
+      autocannon({
+        url: `http://127.0.0.1:${app.port}/`,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: REQUEST_HEADERS,
+      }),
+    ),
+  );
+  const cpuAfter = await Promise.all(apps.map(cpuMicrosOf));
+  return results.map((result, i) => {
+    if (result.non2xx > 0 || result.errors > 0) {
+      throw new Error(`${apps[i]!.scenario}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
+    }
+    return {
+      rps: result.requests.average,
+      cpuPerRequest: (cpuAfter[i]! - cpuBefore[i]!) / result.requests.total,
+    };
   });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`port ${port}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
+}
+
+const measure = async (app: AppProcess, seconds: number): Promise<Run> =>
+  (await measureTogether([app], seconds))[0]!;
+
+/** What one comparison collected over its process pairs. */
+interface ComparisonRuns {
+  /** Each round's ratio, other / base, in %. */
+  readonly ratios: number[];
+  /** Each process pair's median ratio, in %. */
+  readonly pairMedians: number[];
+  readonly base: Run[];
+  readonly other: Run[];
+  /** Runs of each app alone (comparisons with a target). */
+  readonly baseAlone: Run[];
+  readonly otherAlone: Run[];
+  /** Memo hits and requests counted by the memo apps. */
+  memoHits: number;
+  memoRequests: number;
+}
+
+/** Throws unless a memo app detected once and answered every other request from the memo. */
+async function checkMemoHits(app: AppProcess): Promise<{ hits: number; requests: number }> {
+  if (APPS[app.scenario].middleware !== "memo") return { hits: 0, requests: 0 };
+  const metrics = await metricsOf(app);
+  if (metrics === undefined) throw new Error(`the ${app.scenario} app has no metrics`);
+  const { requests, sources, cloud } = metrics;
+  if (cloud.calls !== 1 || sources.memo !== requests - 1)
+    throw new Error(`the ${app.scenario} app was not on memo hits`);
+  return { hits: sources.memo, requests };
+}
+
+async function runComparison(
+  comparison: Comparison,
+  pinning: { apps: number[] } | undefined,
+): Promise<ComparisonRuns> {
+  const runs: ComparisonRuns = {
+    ratios: [],
+    pairMedians: [],
+    base: [],
+    other: [],
+    baseAlone: [],
+    otherAlone: [],
+    memoHits: 0,
+    memoRequests: 0,
+  };
+  for (let pair = 0; pair < PROCESS_PAIRS; pair++) {
+    // Which app starts first alternates, in case the order of start-up matters.
+    const otherFirst = pair % 2 === 1;
+    const first = await startApp(otherFirst ? comparison.other : comparison.base);
+    const second = await startApp(otherFirst ? comparison.base : comparison.other);
+    const [base, other] = otherFirst ? [second, first] : [first, second];
+    try {
+      const pinned = pinning !== undefined && [base, other].every((app) => pin(app.child.pid!, pinning.apps));
+      if (pinning !== undefined && !pinned)
+        console.warn("  (taskset failed: this pair's apps run one after the other)");
+      const round = async (index: number, seconds: number): Promise<[Run, Run]> => {
+        if (pinned) return (await measureTogether([base, other], seconds)) as [Run, Run];
+        if (index % 2 === 0) return [await measure(base, seconds), await measure(other, seconds)];
+        const otherRun = await measure(other, seconds);
+        return [await measure(base, seconds), otherRun];
+      };
+      await round(0, WARMUP_SECONDS);
+      const pairRatios: number[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const [baseRun, otherRun] = await round(r, SECONDS);
+        runs.base.push(baseRun);
+        runs.other.push(otherRun);
+        pairRatios.push((otherRun.rps / baseRun.rps) * 100);
+      }
+      runs.ratios.push(...pairRatios);
+      runs.pairMedians.push(median(pairRatios));
+      if (comparison.target) {
+        const alone = otherFirst ? [other, base] : [base, other];
+        for (const app of alone)
+          (app === base ? runs.baseAlone : runs.otherAlone).push(await measure(app, SECONDS));
+      }
+      for (const app of [base, other]) {
+        const { hits, requests } = await checkMemoHits(app);
+        runs.memoHits += hits;
+        runs.memoRequests += requests;
+      }
+    } finally {
+      first.child.disconnect();
+      second.child.disconnect();
+    }
   }
-  const cpuAfter = await cpuMicrosOf(child);
-  return { rps: result.requests.average, cpuPerRequest: (cpuAfter - cpuBefore) / result.requests.total };
+  return runs;
 }
 
 /** Microbenchmark: the middleware alone on a memo hit, called with a stub request, in ns per call. */
@@ -225,100 +377,86 @@ const quantile = (sorted: readonly number[], q: number): number => {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
 };
 
-const median = (xs: readonly number[]): number =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
+const ascending = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+const median = (xs: readonly number[]): number => quantile(ascending(xs), 0.5);
+
+const pct = (n: number): string => `${n.toFixed(1)}%`;
+const rate = (n: number): string => `${Math.round(n).toLocaleString("en-US")} req/s`;
+const micros = (n: number): string => `${n.toFixed(1)} µs`;
+const signed = (n: number): string => `${n < 0 ? "-" : "+"}${Math.abs(n).toFixed(1)} µs`;
+const cpuOf = (runs: readonly Run[]): number => median(runs.map((run) => run.cpuPerRequest));
+const rpsOf = (runs: readonly Run[]): number => median(runs.map((run) => run.rps));
+const nameOf = (scenario: Scenario): string =>
+  ({ none: "bare", memo: "memo hit", floor: "floor", local: "local engine" })[APPS[scenario].middleware];
+
+function report(comparison: Comparison, runs: ComparisonRuns): void {
+  const sorted = ascending(runs.ratios);
+  const [baseName, otherName] = [nameOf(comparison.base), nameOf(comparison.other)];
+  const target = comparison.target ? "; target >= 95%" : "";
+  console.log(`\n${comparison.label}`);
+  console.log(
+    `  ${pct(median(sorted))} (median of ${sorted.length} rounds in ${runs.pairMedians.length} process pairs${target})`,
   );
+  console.log(
+    `  middle half ${pct(quantile(sorted, 0.25))}-${pct(quantile(sorted, 0.75))}, all ${pct(sorted[0]!)}-${pct(sorted.at(-1)!)}; per process pair ${runs.pairMedians.map(pct).join(" ")}`,
+  );
+  const [baseCpu, otherCpu] = [cpuOf(runs.base), cpuOf(runs.other)];
+  console.log(
+    `  app CPU per request (median): ${baseName} ${micros(baseCpu)}, ${otherName} ${micros(otherCpu)} (${signed(otherCpu - baseCpu)})`,
+  );
+  if (runs.baseAlone.length > 0) {
+    const [baseAlone, otherAlone] = [rpsOf(runs.baseAlone), rpsOf(runs.otherAlone)];
+    console.log(
+      `  each alone: ${baseName} ${rate(baseAlone)}, ${otherName} ${rate(otherAlone)} (medians of ${runs.baseAlone.length} runs; ratio ${pct((otherAlone / baseAlone) * 100)}, noisier)`,
+    );
+  }
+}
 
 async function main(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const ports = await new Promise<Record<Scenario, number>>((resolve, reject) => {
-    child.once("message", (message) => resolve(message as Record<Scenario, number>));
-    child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)));
-  });
+  const pinning = planPinning();
+  console.log(
+    `autocannon: ${CONNECTIONS} connections per app, 127.0.0.1, Node ${process.version}; ${PROCESS_PAIRS} process pairs per comparison, each warmed up for ${WARMUP_SECONDS} s, then ${ROUNDS} rounds of ${SECONDS} s`,
+  );
+  console.log(
+    pinning === undefined
+      ? "apps not pinned (no taskset or a single CPU): the two apps of a round run one after the other"
+      : `the two apps of a round run at once, both pinned to CPU ${pinning.apps.join(",")}; autocannon on CPU ${pinning.load.join(",")}`,
+  );
+  const results = new Map<Comparison, ComparisonRuns>();
+  for (const comparison of COMPARISONS) {
+    const runs = await runComparison(comparison, pinning);
+    results.set(comparison, runs);
+    report(comparison, runs);
+  }
+
+  const local = await startApp("local");
   try {
+    if (pinning !== undefined) pin(local.child.pid!, pinning.apps);
+    await measure(local, WARMUP_SECONDS);
+    const run = await measure(local, SECONDS * 2);
+    const bareAlone = results.get(COMPARISONS.find((c) => c.target && c.base === "bare")!)?.baseAlone ?? [];
+    const versus = bareAlone.length > 0 ? ` (${pct((run.rps / rpsOf(bareAlone)) * 100)} of bare alone)` : "";
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds of every app in alternating order, 127.0.0.1, Node ${process.version}`,
+      `\nmiddleware, local engine, no memo: ${rate(run.rps)}${versus}, app CPU ${micros(run.cpuPerRequest)} per request (Express defaults)`,
     );
-    for (const scenario of SCENARIOS) await measure(child, ports[scenario], 1); // warm-up
-    const runsOf = Object.fromEntries(PAIRED.map((scenario) => [scenario, [] as Run[]])) as Record<
-      Scenario,
-      Run[]
-    >;
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? PAIRED : [...PAIRED].reverse();
-      for (const scenario of order) runsOf[scenario].push(await measure(child, ports[scenario], SECONDS));
-    }
-    const local = await measure(child, ports.local, SECONDS * 4);
-    const fmt = (n: number) => n.toFixed(0).padStart(8);
-    const pct = (n: number) => `${n.toFixed(1)}%`;
-    const signed = (n: number) => `${n < 0 ? "-" : "+"}${Math.abs(n).toFixed(1)}`;
-    const rpsOf = (scenario: Scenario) => runsOf[scenario].map((run) => run.rps);
-    const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuPerRequest));
-    /** Each round's `of` run divided by its `by` run, in %, ascending. */
-    const roundRatiosOf = (of: readonly number[], by: readonly number[]) =>
-      of.map((x, i) => (x / by[i]!) * 100).sort((a, b) => a - b);
-    for (const { label, bare, memo, floor } of PAIRS as readonly Pair[]) {
-      const bareRps = rpsOf(bare);
-      const memoRps = rpsOf(memo);
-      const roundRatios = roundRatiosOf(memoRps, bareRps);
-      const [bareCpu, memoCpu] = [cpu(runsOf[bare]), cpu(runsOf[memo])];
-      console.log(`\n${label}`);
-      console.log(
-        `  bare Express                     ${fmt(median(bareRps))} req/s (median of ${ROUNDS} runs)`,
-      );
-      console.log(
-        `  middleware, memo hit             ${fmt(median(memoRps))} req/s (median of ${ROUNDS} runs)`,
-      );
-      console.log(
-        `  memo hit / bare                  ${pct(median(roundRatios))} (median of the rounds' ratios; target >= 95%)`,
-      );
-      console.log(
-        `                                   middle half of the rounds ${pct(quantile(roundRatios, 0.25))}-${pct(quantile(roundRatios, 0.75))}, all ${pct(roundRatios[0]!)}-${pct(roundRatios.at(-1)!)}; ratio of the medians ${pct((median(memoRps) / median(bareRps)) * 100)}`,
-      );
-      console.log(
-        `  app CPU per request (median)     bare ${bareCpu.toFixed(1)} µs, memo hit ${memoCpu.toFixed(1)} µs (${signed(memoCpu - bareCpu)} µs)`,
-      );
-      if (floor !== undefined) {
-        const floorRps = rpsOf(floor);
-        const floorCpu = cpu(runsOf[floor]);
-        console.log(
-          `  floor / bare                     ${pct(median(roundRatiosOf(floorRps, bareRps)))} (the least a device middleware does: reads the user-agent, sets res.locals and Vary)`,
-        );
-        console.log(
-          `  memo hit / floor                 ${pct(median(roundRatiosOf(memoRps, floorRps)))}; app CPU per request, floor ${floorCpu.toFixed(1)} µs (${signed(floorCpu - bareCpu)} µs over bare)`,
-        );
-      }
-    }
-    console.log(
-      `\nmiddleware, local engine, no memo  ${fmt(local.rps)} req/s, app CPU ${local.cpuPerRequest.toFixed(1)} µs per request (Express defaults)`,
-    );
-    // The memo apps must have detected once and answered every other request from the memo; the
-    // local app must have run the engine on every request.
-    const metrics = await metricsOf(child);
-    const sum = (of: (m: HandsetDetectionMetrics) => number) =>
-      MEMO_APPS.reduce((total, name) => total + of(metrics[name]), 0);
-    for (const name of MEMO_APPS) {
-      const { requests, sources, cloud } = metrics[name];
-      if (cloud.calls !== 1 || sources.memo !== requests - 1)
-        throw new Error(`the ${name} app was not on memo hits`);
-    }
-    console.log(
-      `check: memo apps ${sum((m) => m.sources.memo)} memo hits of ${sum((m) => m.requests)} requests, ${sum((m) => m.cloud.calls)} cloud detections (one each); local app ${metrics.local.sources.local} engine detections of ${metrics.local.requests} requests`,
-    );
-    if (metrics.local.sources.local !== metrics.local.requests)
+    const metrics = await metricsOf(local);
+    if (metrics === undefined || metrics.sources.local !== metrics.requests)
       throw new Error("the local app skipped the engine");
+    const all = [...results.values()];
+    const memoHits = all.reduce((sum, runs) => sum + runs.memoHits, 0);
+    const memoRequests = all.reduce((sum, runs) => sum + runs.memoRequests, 0);
+    console.log(
+      `check: memo apps ${memoHits} memo hits of ${memoRequests} requests (one cloud detection per process); local app ${metrics.sources.local} engine detections of ${metrics.requests} requests`,
+    );
   } finally {
-    child.disconnect();
+    local.child.disconnect();
   }
   const ns = await hotPath();
   console.log(
-    `middleware alone on a memo hit     ${ns.toFixed(0)} ns per request (called directly, synchronous)`,
+    `middleware alone on a memo hit: ${ns.toFixed(0)} ns per request (called directly, synchronous)`,
   );
 }
 
-if (process.argv.includes("--serve")) await serve();
+const serveAt = process.argv.indexOf("--serve");
+if (serveAt >= 0) await serve(process.argv[serveAt + 1] as Scenario);
 else await main();
