@@ -24,15 +24,15 @@ export class PrototypeMemo<T> {
     const proto: unknown = Object.getPrototypeOf(target);
     if (proto === this.#lastPrototype) return this.#lastValue;
     if (typeof proto !== "object" || proto === null) return this.#fallback;
-    let value: T;
-    if (this.#byPrototype.has(proto)) value = this.#byPrototype.get(proto) as T;
-    else {
+    let value = this.#byPrototype.get(proto);
+    // `has` only for an `undefined`, which may be a remembered value as well as a miss.
+    if (value === undefined && !this.#byPrototype.has(proto)) {
       value = this.#compute(proto);
       this.#byPrototype.set(proto, value);
     }
     this.#lastPrototype = proto;
-    this.#lastValue = value;
-    return value;
+    this.#lastValue = value as T;
+    return value as T;
   }
 
   /** Drops every remembered value: prototypes are looked at again. */

@@ -35,11 +35,10 @@ import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionMetrics } from "../../src/middleware/metrics.js";
 import type { Detector, DetectReply } from "../../src/types.js";
+import { IPHONE_UA } from "../middleware/helpers.js";
 import { TINY_SPECS, TINY_TREES } from "../middleware/tiny-data.js";
 
-const UA =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const REQUEST_HEADERS = { "user-agent": UA, "accept-language": "en-GB,en;q=0.9" };
+const REQUEST_HEADERS = { "user-agent": IPHONE_UA, "accept-language": "en-GB,en;q=0.9" };
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PROCESS_PAIRS = Number(process.env.BENCH_PAIRS ?? 4);
@@ -330,7 +329,7 @@ async function hotPath(): Promise<number> {
   const middleware = handsetDetection({ client: instantCloud, logger: silentLogger });
   const headers = {
     host: "127.0.0.1",
-    "user-agent": UA,
+    "user-agent": IPHONE_UA,
     accept: "text/html",
     "accept-language": "en-GB,en;q=0.9",
     "accept-encoding": "gzip",
@@ -381,6 +380,7 @@ const ascending = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a 
 const median = (xs: readonly number[]): number => quantile(ascending(xs), 0.5);
 
 const pct = (n: number): string => `${n.toFixed(1)}%`;
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const rate = (n: number): string => `${Math.round(n).toLocaleString("en-US")} req/s`;
 const micros = (n: number): string => `${n.toFixed(1)} µs`;
 const signed = (n: number): string => `${n < 0 ? "-" : "+"}${Math.abs(n).toFixed(1)} µs`;
@@ -395,7 +395,7 @@ function report(comparison: Comparison, runs: ComparisonRuns): void {
   const target = comparison.target ? "; target >= 95%" : "";
   console.log(`\n${comparison.label}`);
   console.log(
-    `  ${pct(median(sorted))} (median of ${sorted.length} rounds in ${runs.pairMedians.length} process pairs${target})`,
+    `  ${pct(quantile(sorted, 0.5))} (median of ${count(sorted.length, "round")} in ${count(runs.pairMedians.length, "process pair")}${target})`,
   );
   console.log(
     `  middle half ${pct(quantile(sorted, 0.25))}-${pct(quantile(sorted, 0.75))}, all ${pct(sorted[0]!)}-${pct(sorted.at(-1)!)}; per process pair ${runs.pairMedians.map(pct).join(" ")}`,
@@ -407,7 +407,7 @@ function report(comparison: Comparison, runs: ComparisonRuns): void {
   if (runs.baseAlone.length > 0) {
     const [baseAlone, otherAlone] = [rpsOf(runs.baseAlone), rpsOf(runs.otherAlone)];
     console.log(
-      `  each alone: ${baseName} ${rate(baseAlone)}, ${otherName} ${rate(otherAlone)} (medians of ${runs.baseAlone.length} runs; ratio ${pct((otherAlone / baseAlone) * 100)}, noisier)`,
+      `  each alone: ${baseName} ${rate(baseAlone)}, ${otherName} ${rate(otherAlone)} (medians of ${count(runs.baseAlone.length, "run")}; ratio ${pct((otherAlone / baseAlone) * 100)}, noisier)`,
     );
   }
 }
@@ -415,7 +415,7 @@ function report(comparison: Comparison, runs: ComparisonRuns): void {
 async function main(): Promise<void> {
   const pinning = planPinning();
   console.log(
-    `autocannon: ${CONNECTIONS} connections per app, 127.0.0.1, Node ${process.version}; ${PROCESS_PAIRS} process pairs per comparison, each warmed up for ${WARMUP_SECONDS} s, then ${ROUNDS} rounds of ${SECONDS} s`,
+    `autocannon: ${CONNECTIONS} connections per app, 127.0.0.1, Node ${process.version}; ${count(PROCESS_PAIRS, "process pair")} per comparison, each warmed up for ${WARMUP_SECONDS} s, then ${count(ROUNDS, "round")} of ${SECONDS} s`,
   );
   console.log(
     pinning === undefined
