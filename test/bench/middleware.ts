@@ -17,11 +17,13 @@
 // control pair (bare vs bare) prints the method's own spread. Without `taskset` or a second CPU the
 // two apps of a round run one after the other instead, which a drifting machine disturbs more.
 //
-// The apps are one route answering "ok", with or without the middleware in front, with Express's
-// default settings (a bare `express()`) or with ETag off, which makes the bare app cheaper and so
-// the comparison harsher. The floor app puts a minimal hand-written middleware in front: it shows
-// how much of a memo hit's cost any middleware that reads the user-agent and sets `res.locals` and
-// `Vary` pays anyway.
+// The apps are one route answering "ok", with or without the middleware in front, on Express 5
+// (the version this package installs for development) with its default settings (a bare
+// `express()`) or with ETag off, which makes the bare app cheaper and so the comparison harsher,
+// and on Express 4 with its defaults. The floor app puts a minimal hand-written middleware in
+// front: it shows how much of a memo hit's cost any middleware that reads the user-agent and sets
+// `res.locals` and `Vary` pays anyway, and the memo hit measured against it is what this package's
+// own work costs.
 
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -29,6 +31,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import express, { type Express, type RequestHandler } from "express";
+import express4 from "express4";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
@@ -48,15 +51,18 @@ const CONNECTIONS = 32;
 
 /**
  * The apps served: the middleware in front or not (`local`: the local engine, no memo; `floor`: the
- * least any device-aware middleware does, see {@link floorMiddleware}), and ETag on or off.
+ * least any device-aware middleware does, see {@link floorMiddleware}), ETag on or off, and the
+ * Express major.
  */
 const APPS = {
-  bare: { middleware: "none", etag: true },
-  memo: { middleware: "memo", etag: true },
-  floor: { middleware: "floor", etag: true },
-  bareNoEtag: { middleware: "none", etag: false },
-  memoNoEtag: { middleware: "memo", etag: false },
-  local: { middleware: "local", etag: true },
+  bare: { middleware: "none", etag: true, express: 5 },
+  memo: { middleware: "memo", etag: true, express: 5 },
+  floor: { middleware: "floor", etag: true, express: 5 },
+  bareNoEtag: { middleware: "none", etag: false, express: 5 },
+  memoNoEtag: { middleware: "memo", etag: false, express: 5 },
+  bare4: { middleware: "none", etag: true, express: 4 },
+  memo4: { middleware: "memo", etag: true, express: 4 },
+  local: { middleware: "local", etag: true, express: 5 },
 } as const;
 type Scenario = keyof typeof APPS;
 
@@ -72,9 +78,21 @@ interface Comparison {
 
 const COMPARISONS: readonly Comparison[] = [
   { label: "control: bare / bare (the method's own spread)", base: "bare", other: "bare", target: false },
-  { label: "Express defaults: memo hit / bare", base: "bare", other: "memo", target: true },
-  { label: "Express defaults: floor / bare", base: "bare", other: "floor", target: false },
-  { label: "ETag off (harsher): memo hit / bare", base: "bareNoEtag", other: "memoNoEtag", target: true },
+  { label: "Express 5, defaults: memo hit / bare", base: "bare", other: "memo", target: true },
+  { label: "Express 5, defaults: floor / bare", base: "bare", other: "floor", target: false },
+  {
+    label: "Express 5, defaults: memo hit / floor (this package's own work)",
+    base: "floor",
+    other: "memo",
+    target: false,
+  },
+  {
+    label: "Express 5, ETag off (harsher): memo hit / bare",
+    base: "bareNoEtag",
+    other: "memoNoEtag",
+    target: true,
+  },
+  { label: "Express 4, defaults: memo hit / bare", base: "bare4", other: "memo4", target: true },
 ];
 
 /** A cloud stand-in that answers at once: on a memo hit it is never called anyway. */
@@ -113,7 +131,7 @@ function middlewareFor(scenario: Scenario): RequestHandler | undefined {
 }
 
 function appFor(scenario: Scenario, middleware: RequestHandler | undefined): Express {
-  const app = express();
+  const app = APPS[scenario].express === 4 ? (express4() as unknown as Express) : express();
   if (!APPS[scenario].etag) app.set("etag", false);
   if (middleware !== undefined) app.use(middleware);
   app.get("/", (_req, res) => {
