@@ -42,11 +42,6 @@ export interface ResolverConfig {
   cloud: Detector | undefined;
   engine: EngineHandle | undefined;
   memo: Memo | undefined;
-  /**
-   * Whether only this resolver's memo writes to the memo's store (the middleware's own in-memory
-   * store). Then a repeat of the last memo hit may skip the store: nothing else can have changed it.
-   */
-  memoIsPrivate: boolean;
   geoip: boolean;
   legacyOptions: readonly string[];
   skipBots: boolean;
@@ -100,17 +95,17 @@ export class DeviceResolver {
   /** Frozen memo devices per entry, so a hit on the in-memory store allocates nothing. */
   readonly #memoDevices = new WeakMap<object, Device>();
   /** The last of those, checked first: cheaper than the WeakMap when one visitor's requests come in a row. */
-  #lastMemoEntry: CacheEntry<MemoDevice> | undefined;
+  #lastMemoEntry: object | undefined;
   #lastMemoDevice: Device | undefined;
   /**
-   * On a private memo, the pick that found `#lastMemoEntry` (without geoip) and the memo's write
-   * count then. The same pick (picks are shared by requests with the same detection headers) gets
-   * the same device back without a store lookup, until the entry expires or anything is written to
-   * the memo. Under load this skips a handful of objects the lookup would touch, whose cache misses
-   * cost more than the lookup's instructions.
+   * The last synchronous device read from a memo with a known version: the pick read, the answer,
+   * and the version then. The same pick (picks are shared by requests with the same detection
+   * headers) reuses the answer while the version holds. Under load this skips a handful of objects
+   * the store lookup would touch, whose cache misses cost more than the lookup's instructions.
    */
-  #lastHitPicked: PickedHeaders | undefined;
-  #lastHitWrites = -1;
+  #readPicked: PickedHeaders | undefined;
+  #readEntry: Entry;
+  #readVersion: number | undefined;
   readonly #wireOptions: DetectParams["options"];
   /** Errors that mean "the breaker is open": no call was made. */
   readonly #paused = new WeakSet<Error>();
@@ -132,16 +127,7 @@ export class DeviceResolver {
     const memo = this.#c.memo;
     const geoIp = this.#c.geoip && ip ? ip : undefined;
     if (memo === undefined) return this.#miss(picked, geoIp, undefined, undefined);
-    if (
-      picked === this.#lastHitPicked &&
-      geoIp === undefined &&
-      memo.writes === this.#lastHitWrites &&
-      this.#lastMemoEntry!.expiresAt > Date.now()
-    ) {
-      this.#m.memoHits++;
-      return this.#lastMemoDevice!;
-    }
-    const d = memo.get(picked.key);
+    const d = this.#readDevice(memo, picked);
     if (isThenable(d)) {
       const ctx: Context = { picked, ip: geoIp, device: undefined, geo: undefined, bot: undefined };
       return this.#bounded(ctx, this.#readAsync(ctx, d));
@@ -151,12 +137,7 @@ export class DeviceResolver {
       // The hot path: a fresh memo hit allocates nothing.
       if (device !== undefined && device.expiresAt > Date.now()) {
         this.#m.memoHits++;
-        const hit = this.#memoDevice(device);
-        if (this.#c.memoIsPrivate) {
-          this.#lastHitPicked = picked;
-          this.#lastHitWrites = memo.writes;
-        }
-        return hit;
+        return this.#memoDevice(device);
       }
       this.#m.memoMisses++;
       return this.#miss(picked, undefined, device, undefined);
@@ -210,6 +191,19 @@ export class DeviceResolver {
     return this.#detect(ctx);
   }
 
+  /** The memo's entry for `picked`: the last read's answer again while the memo's version holds. */
+  #readDevice(memo: Memo, picked: PickedHeaders): Entry | Promise<Entry> {
+    const version = memo.version;
+    if (picked === this.#readPicked && version === this.#readVersion) return this.#readEntry;
+    const d = memo.get(picked.key);
+    if (version !== undefined && !isThenable(d)) {
+      this.#readPicked = picked;
+      this.#readEntry = d;
+      this.#readVersion = version;
+    }
+    return d;
+  }
+
   #memoDevice(entry: CacheEntry<MemoDevice>): Device {
     if (entry === this.#lastMemoEntry) return this.#lastMemoDevice!;
     let device = this.#memoDevices.get(entry);
@@ -219,7 +213,6 @@ export class DeviceResolver {
     }
     this.#lastMemoEntry = entry;
     this.#lastMemoDevice = device;
-    this.#lastHitPicked = undefined; // the pick it remembered found another entry
     return device;
   }
 

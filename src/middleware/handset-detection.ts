@@ -82,7 +82,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
   if (config.store !== undefined) memo = new Memo(config.store, config.ttlMs, storeError);
   else if (config.cacheSize > 0) {
     memoryStore = new MemoryStore<MemoValue>({ maxEntries: config.cacheSize });
-    memo = new Memo(memoryStore, config.ttlMs, storeError);
+    memo = new Memo(memoryStore, config.ttlMs, storeError, true);
   }
 
   const breaker = new CircuitBreaker({
@@ -125,7 +125,6 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     cloud: detectors.cloud,
     engine: detectors.engine,
     memo,
-    memoIsPrivate: memoryStore !== undefined,
     geoip,
     legacyOptions: config.legacyOptions,
     skipBots: config.skipBots,

@@ -40,12 +40,24 @@ export class Memo {
   readonly #store: CacheStore<MemoValue>;
   readonly #ttlMs: number;
   readonly #onStoreError: (error: unknown) => void;
+  /** Whether this memo is the only writer to its store (the middleware's own in-memory store). */
+  readonly #ownsStore: boolean;
   #writes = 0;
 
-  constructor(store: CacheStore<MemoValue>, ttlMs: number, onStoreError: (error: unknown) => void) {
+  /**
+   * @param ownsStore whether nothing but this memo writes to `store`, which lets {@link version}
+   *   tell readers that the store still holds what they last read.
+   */
+  constructor(
+    store: CacheStore<MemoValue>,
+    ttlMs: number,
+    onStoreError: (error: unknown) => void,
+    ownsStore = false,
+  ) {
     this.#store = store;
     this.#ttlMs = ttlMs;
     this.#onStoreError = onStoreError;
+    this.#ownsStore = ownsStore;
   }
 
   /** Reads an entry; synchronous when the store is. */
@@ -64,9 +76,13 @@ export class Memo {
     });
   }
 
-  /** How many times {@link set} was called: a reader can tell that nothing was written since it last looked. */
-  get writes(): number {
-    return this.#writes;
+  /**
+   * Changes on every write. While it holds, a synchronous read of a key answers what it answered
+   * before (the same entry, or nothing), so a reader may keep that answer instead of reading again.
+   * `undefined` when the store is shared: others may write to it behind this memo's back.
+   */
+  get version(): number | undefined {
+    return this.#ownsStore ? this.#writes : undefined;
   }
 
   /** Stores a value as fresh for `ttlMs`. Returns the entry written. */

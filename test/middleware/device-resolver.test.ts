@@ -30,16 +30,15 @@ function countingStore(inner: CacheStore<MemoValue>): CacheStore<MemoValue> & { 
   return store;
 }
 
-function resolverWith(store: CacheStore<MemoValue>, memoIsPrivate: boolean, ttlMs = 60_000) {
+function resolverWith(store: CacheStore<MemoValue>, ownsStore: boolean, ttlMs = 60_000) {
   const client = fakeCloud();
-  const memo = new Memo(store, ttlMs, () => undefined);
+  const memo = new Memo(store, ttlMs, () => undefined, ownsStore);
   const metrics = new MetricsRecorder();
   const resolver = new DeviceResolver({
     mode: "cloud",
     cloud: client,
     engine: undefined,
     memo,
-    memoIsPrivate,
     geoip: false,
     legacyOptions: [],
     skipBots: true,
