@@ -1,7 +1,7 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
 import { describeOptionValue, HdOptionError } from "./errors.js";
-import { consoleLogger, type Logger } from "./logger.js";
+import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
 
 /** Longest delay Node's timers accept, in milliseconds. */
@@ -202,7 +202,8 @@ export function objectWithMethods<O extends object>(
 
 /** `value` as a logger (anything with `warn`: console, pino, winston); the console logger when not set. */
 export function loggerOption(option: string, value: unknown): Logger {
-  return objectWithMethods<Logger>(option, value, ["warn"], "a logger") ?? consoleLogger;
+  const logger = objectWithMethods<Logger>(option, value, ["warn"], "a logger");
+  return logger === undefined ? consoleLogger : adaptLogger(logger);
 }
 
 /** `value` as an absolute URL using one of `protocols` (e.g. `["http:", "https:"]`); `undefined` when not set. */
