@@ -141,7 +141,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     metrics,
     emit,
   });
-  const pick = createHeaderPicker(config.ignoreHeaders);
+  const pick = createHeaderPicker({ allow: config.allowHeaders, ignore: config.ignoreHeaders });
 
   const reportError = (error: Error, req: Request): void => {
     if (onError === undefined) return;
