@@ -14,7 +14,6 @@ export const CORE_DETECTION_HEADERS = [
   "x-operamini-phone",
   "x-operamini-phone-ua",
   "x-mobile-ua",
-  "accept-language",
 ] as const;
 
 /**
@@ -35,14 +34,15 @@ export const DEVICE_USER_AGENT_HEADERS = [
 
 /**
  * Every header sent for detection by default: {@link CORE_DETECTION_HEADERS} and
- * {@link DEVICE_USER_AGENT_HEADERS}. Nothing else leaves the process: not cookies or credentials,
+ * {@link DEVICE_USER_AGENT_HEADERS}. `Accept-Language` decides no device: it is not sent, and
+ * `general_language` is filled per request from it. Nothing else leaves the process: not cookies or credentials,
  * not the subscriber ids operator gateways add (`x-msisdn`, `x-imsi`, ...), not per-request
  * headers of load balancers and tracers (`x-request-start`, `x-request-id`, ...), which would also
  * make every request a memo miss.
  */
 export const DETECTION_HEADERS: readonly string[] = [...CORE_DETECTION_HEADERS, ...DEVICE_USER_AGENT_HEADERS];
 
-/** Spelling of the core detection headers in `Vary`. */
+/** Spelling of the core detection headers in `Vary`, and `Accept-Language` (it fills `general_language`). */
 const CORE_VARY =
   "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language";
 
@@ -56,6 +56,8 @@ export interface PickedHeaders {
   readonly userAgent: string;
   /** `Vary` value: every core detection header, plus the other allowed headers this request carried. */
   readonly vary: string;
+  /** The request's `Accept-Language`, for `general_language` (never sent, never keyed). */
+  readonly acceptLanguage: string | undefined;
 }
 
 /** Options of {@link createHeaderPicker}. */
@@ -89,6 +91,13 @@ export function createHeaderPicker(
       key += `${name}\u0000${value}\u0001`;
       if (!core.has(name)) vary += `, ${name}`;
     }
-    return { headers, key, userAgent: headers["user-agent"] ?? "", vary };
+    const acceptLanguage = raw["accept-language"];
+    return {
+      headers,
+      key,
+      userAgent: headers["user-agent"] ?? "",
+      vary,
+      acceptLanguage: typeof acceptLanguage === "string" ? acceptLanguage : undefined,
+    };
   };
 }

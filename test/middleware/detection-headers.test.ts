@@ -15,8 +15,9 @@ describe("detection headers", () => {
 
   it("keeps the detection headers and the x-* headers that carry a device's own user-agent", () => {
     const raw = Object.fromEntries(DETECTION_HEADERS.map((name) => [name, `value of ${name}`]));
-    const picked = pick({ ...raw, accept: "text/html", host: "example.test" });
+    const picked = pick({ ...raw, accept: "text/html", host: "example.test", "accept-language": "en" });
     expect(Object.keys(picked.headers).sort()).toEqual([...DETECTION_HEADERS].sort());
+    expect(picked.acceptLanguage).toBe("en");
     expect(picked.headers["x-puffin-ua"]).toBe("value of x-puffin-ua");
   });
 
@@ -78,18 +79,16 @@ describe("detection headers", () => {
   });
 
   it("builds the same memo key whatever the header order, and different keys for different values", () => {
-    const a = pick({ "user-agent": "UA", "accept-language": "en", "x-puffin-ua": "P" });
-    const b = pick({ "x-puffin-ua": "P", "accept-language": "en", "user-agent": "UA" });
-    const c = pick({ "user-agent": "UA", "accept-language": "fr", "x-puffin-ua": "P" });
+    const a = pick({ "user-agent": "UA", "x-wap-profile": "W", "x-puffin-ua": "P" });
+    const b = pick({ "x-puffin-ua": "P", "x-wap-profile": "W", "user-agent": "UA" });
+    const c = pick({ "user-agent": "UA", "x-wap-profile": "V", "x-puffin-ua": "P" });
     expect(a.key).toBe(b.key);
     expect(a.key).not.toBe(c.key);
     expect(pick({ "user-agent": "UA" }).key).not.toBe(a.key);
   });
 
   it("never conflates a missing header with an empty one, or values across names", () => {
-    expect(pick({ "user-agent": "", "accept-language": "en" }).key).toBe(
-      pick({ "accept-language": "en" }).key,
-    );
+    expect(pick({ "user-agent": "", "x-mobile-ua": "M" }).key).toBe(pick({ "x-mobile-ua": "M" }).key);
     expect(pick({}).key).toBe("d:");
     expect(pick({ "user-agent": "a", "x-puffin-ua": "b" }).key).not.toBe(pick({ "user-agent": "ab" }).key);
   });
@@ -101,11 +100,11 @@ describe("detection headers", () => {
   });
 
   it("hands each request its own headers object, so a detector that changes it changes nothing later", () => {
-    const first = pick({ "user-agent": "UA", "accept-language": "en" });
-    first.headers["accept-language"] = "changed";
-    expect(pick({ "user-agent": "UA", "accept-language": "en" }).headers).toEqual({
+    const first = pick({ "user-agent": "UA", "x-mobile-ua": "M" });
+    first.headers["x-mobile-ua"] = "changed";
+    expect(pick({ "user-agent": "UA", "x-mobile-ua": "M" }).headers).toEqual({
       "user-agent": "UA",
-      "accept-language": "en",
+      "x-mobile-ua": "M",
     });
   });
 
@@ -119,6 +118,14 @@ describe("detection headers", () => {
     expect(picked.vary).toBe(`${CORE_VARY}, x-device-user-agent`);
     expect(pick({ accept: "*/*" }).vary).toBe(CORE_VARY);
     expect(pick({ "user-agent": "UA", "x-wap-profile": "p" }).vary).toBe(CORE_VARY);
+  });
+
+  it("keeps Accept-Language out of what is sent and keyed, and in Vary", () => {
+    const en = pick({ "user-agent": "UA", "accept-language": "en" });
+    const fr = pick({ "user-agent": "UA", "accept-language": "fr" });
+    expect(en.key).toBe(fr.key);
+    expect(en.headers).toEqual({ "user-agent": "UA" });
+    expect(en.vary).toContain("Accept-Language");
   });
 
   it("lists the device user-agent headers of the vendor's facts", () => {
