@@ -32,6 +32,8 @@ export class MemoryStore<V> implements CacheStore<V> {
   /** The most entries held at any time. */
   readonly maxEntries: number;
   readonly #lru: QuickLRU<string, CacheEntry<V>>;
+  /** Counters live beside the LRU: an evicted count would be a wrong count. */
+  readonly #counters = new Map<string, { total: number; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
     const o = optionsObject<MemoryStoreOptions>(options, {
@@ -66,6 +68,15 @@ export class MemoryStore<V> implements CacheStore<V> {
     this.#lru.delete(key);
   }
 
+  /** Adds `by` to the counter `key` and answers the new total; an expired counter starts again at 0. */
+  incrementCounter(key: string, by: number, expiresAt: number): number {
+    const now = Date.now();
+    for (const [name, counter] of this.#counters) if (counter.expiresAt <= now) this.#counters.delete(name);
+    const total = (this.#counters.get(key)?.total ?? 0) + by;
+    this.#counters.set(key, { total, expiresAt });
+    return total;
+  }
+
   /** Removes every entry. */
   clear(): void {
     this.#lru.clear();
@@ -78,8 +89,9 @@ export class MemoryStore<V> implements CacheStore<V> {
     return count;
   }
 
-  /** Drops every entry; the store stays usable. */
+  /** Drops every entry and counter; the store stays usable. */
   close(): void {
     this.#lru.clear();
+    this.#counters.clear();
   }
 }

@@ -21,6 +21,8 @@ export interface RedisLikeClient {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  /** Runs a Lua script (ioredis' signature): used by `incrementCounter`, which answers nothing without it. */
+  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** ioredis connection state; when present, commands are only sent while it is `ready`. */
   readonly status?: string;
   quit?(): Promise<unknown>;
@@ -83,6 +85,8 @@ export interface RedisStore<V> extends CacheStore<V> {
   get(key: string): Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): Promise<void>;
   delete(key: string): Promise<void>;
+  /** One atomic INCRBY and PEXPIREAT (a Lua script); `undefined` while Redis does not answer. */
+  incrementCounter(key: string, by: number, expiresAt: number): Promise<number | undefined>;
   close(): Promise<void>;
   /** Hits, misses, sets and errors so far. */
   readonly stats: Readonly<RedisStoreStats>;
@@ -145,6 +149,11 @@ async function connectOwnedClient(url: string, config: ResolvedConfig): Promise<
 
 const TIMED_OUT: unique symbol = Symbol("timed out");
 
+/** Adds ARGV[1] to KEYS[1] and sets it to expire at ARGV[2] (epoch ms), in one atomic step. */
+const INCREMENT_COUNTER = `local total = redis.call("INCRBY", KEYS[1], ARGV[1])
+redis.call("PEXPIREAT", KEYS[1], ARGV[2])
+return total`;
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => resolve(TIMED_OUT), ms);
@@ -186,6 +195,8 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   const owned = options.client === undefined;
   const closeClient = options.closeClient ?? owned;
   const stats: RedisStoreStats = { hits: 0, misses: 0, sets: 0, errors: 0 };
+  /** An owned client is ioredis, which has eval; a given one may lack it. */
+  const canCount = options.client === undefined || typeof options.client.eval === "function";
   let closed = false;
   let healthy = true;
   let current: RedisLikeClient | undefined = options.client;
@@ -300,6 +311,13 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     },
     async delete(key) {
       await run((client) => client.del(prefixed(key)));
+    },
+    async incrementCounter(key, by, expiresAt) {
+      if (!canCount) return undefined;
+      const total = await run((client) =>
+        client.eval!(INCREMENT_COUNTER, 1, prefixed(key), Math.trunc(by), Math.trunc(expiresAt)),
+      );
+      return typeof total === "number" && Number.isSafeInteger(total) ? total : undefined;
     },
     async close() {
       if (closed) return;

@@ -81,6 +81,12 @@ export function createTieredStore<V>(options: TieredStoreOptions<V>): Required<C
     async delete(key) {
       await Promise.all([settle(() => level1.delete(key)), settle(() => level2.delete(key))]);
     },
+    // The shared level counts for the fleet; level 1 only when level 2 cannot count at all.
+    incrementCounter(key, by, expiresAt) {
+      const counting = level2.incrementCounter !== undefined ? level2 : level1;
+      if (counting.incrementCounter === undefined) return undefined;
+      return settle(() => counting.incrementCounter!(key, by, expiresAt));
+    },
     async close() {
       await Promise.all([settle(() => level1.close?.()), settle(() => level2.close?.())]);
     },

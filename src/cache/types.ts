@@ -18,6 +18,17 @@ export interface CacheStore<V> {
   get(key: string): CacheEntry<V> | undefined | Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): void | Promise<void>;
   delete(key: string): void | Promise<void>;
+  /**
+   * Atomically adds `by` to the counter `key` (created at 0) and answers the new total; the
+   * counter expires at `expiresAt` (epoch ms). `undefined` when the store cannot count right now
+   * (e.g. Redis is down). Optional: a store shared by a fleet offers it so that the fleet shares
+   * one `monthlyQuota`.
+   */
+  incrementCounter?(
+    key: string,
+    by: number,
+    expiresAt: number,
+  ): number | undefined | Promise<number | undefined>;
   /** Releases connections and timers. */
   close?(): void | Promise<void>;
 }

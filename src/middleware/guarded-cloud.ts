@@ -49,7 +49,7 @@ export class GuardedCloud implements Detector {
   async detect(headers: HeadersInput, params: DetectParams = {}): Promise<DetectReply> {
     const { cloud, breaker, quota, metrics, emit } = this.#c;
     params.signal?.throwIfAborted();
-    if (quota !== undefined && !quota.take()) {
+    if (quota !== undefined && !(await quota.take())) {
       metrics.refusedByQuota++;
       throw new QuotaSpentError("Skipped: monthly cloud quota spent");
     }

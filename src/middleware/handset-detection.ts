@@ -3,6 +3,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import varyOn from "vary";
 import { MemoryStore } from "../cache/memory-store.js";
+import type { CacheStore } from "../cache/types.js";
 import { HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import { preferredLanguage } from "./accept-language.js";
@@ -21,7 +22,12 @@ import {
   snapshot,
 } from "./metrics.js";
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
-import { QuotaGuard } from "./quota.js";
+import { type QuotaCounter, QuotaGuard } from "./quota.js";
+
+/** The memo store as the fleet's quota counter, when it can count (Redis, a tiered store over Redis, ...). */
+function sharedCounter(store: CacheStore<MemoValue> | undefined): QuotaCounter | undefined {
+  return store?.incrementCounter === undefined ? undefined : (store as QuotaCounter);
+}
 
 /** The middleware returned by {@link handsetDetection}. */
 export interface HandsetDetectionMiddleware extends RequestHandler {
@@ -108,6 +114,15 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       ? undefined
       : new QuotaGuard({
           monthlyQuota: config.monthlyQuota,
+          counter: sharedCounter(config.store),
+          onCountingAlone: (error) =>
+            logger.warn(
+              "The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can.",
+              {
+                code: "HD_QUOTA_COUNTING_ALONE",
+                error: error instanceof Error ? error.message : String(error),
+              },
+            ),
           onSpent: ({ month, monthlyQuota }) => {
             emit?.({ type: "quota-spent", month, monthlyQuota });
             logger.warn(
@@ -213,7 +228,12 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       quota:
         quota === undefined || config.monthlyQuota === undefined
           ? undefined
-          : { monthlyQuota: config.monthlyQuota, used: quota.used, remaining: quota.remaining },
+          : {
+              monthlyQuota: config.monthlyQuota,
+              used: quota.used,
+              remaining: quota.remaining,
+              shared: quota.shared,
+            },
       engine: detectors.engine?.current(),
     });
   return Object.defineProperties(middleware, {

@@ -109,9 +109,14 @@ export interface HandsetDetectionMetrics {
   readonly quota:
     | {
         readonly monthlyQuota: number;
-        /** Cloud detections counted this month (UTC) by this process. */
+        /**
+         * Cloud detections counted this month (UTC): the fleet's total as last seen when `shared`,
+         * else this process's own count.
+         */
         readonly used: number;
         readonly remaining: number;
+        /** Whether the memo store counts for the fleet right now (a Redis store that answers). */
+        readonly shared: boolean;
       }
     | undefined;
   readonly local: {
@@ -207,7 +212,7 @@ export interface MetricsState {
   readonly inFlight: number;
   readonly memoSize: number | undefined;
   readonly memoMaxEntries: number | undefined;
-  readonly quota: { monthlyQuota: number; used: number; remaining: number } | undefined;
+  readonly quota: { monthlyQuota: number; used: number; remaining: number; shared: boolean } | undefined;
   /** The loaded engine, if any (its `dataInfo` is read when present). */
   readonly engine: unknown;
 }

@@ -77,8 +77,11 @@ export interface HandsetDetectionOptions {
    */
   skipBots?: boolean;
   /**
-   * Cloud detections allowed per calendar month (UTC), counted in this process. When spent, the
-   * local engine answers if present, otherwise devices are `skipped`; the logger says so once.
+   * Cloud detections allowed per calendar month (UTC). Counted for the whole fleet when `store`
+   * can count (a Redis store, or a tiered store over one: every instance with the same Redis and
+   * key prefix shares the budget, and the count survives restarts); otherwise counted in this
+   * process. When spent, the local engine answers if present, otherwise devices are `skipped`;
+   * the logger says so once.
    */
   monthlyQuota?: number;
   /** Consecutive cloud failures that stop cloud calls for `breakerCooldownMs` (default 5). */

@@ -157,11 +157,11 @@ describe("middleware.metrics()", () => {
     vi.setSystemTime(new Date("2024-05-30T12:00:00Z"));
     const mw = handsetDetection({ client: fakeCloud(), monthlyQuota: 2, cacheSize: 0, logger: silentLogger });
     await callMiddleware(mw, ua(IPHONE_UA));
-    expect(mw.metrics().quota).toEqual({ monthlyQuota: 2, used: 1, remaining: 1 });
+    expect(mw.metrics().quota).toEqual({ monthlyQuota: 2, used: 1, remaining: 1, shared: false });
     await callMiddleware(mw, ua(IPHONE_UA));
     await callMiddleware(mw, ua(IPHONE_UA));
     const m = mw.metrics();
-    expect(m.quota).toEqual({ monthlyQuota: 2, used: 2, remaining: 0 });
+    expect(m.quota).toEqual({ monthlyQuota: 2, used: 2, remaining: 0, shared: false });
     expect(m.cloud).toMatchObject({ calls: 2, refusedByQuota: 1 });
     expect(m.sources.skipped).toBe(1);
   });

@@ -1,0 +1,162 @@
+// A fleet sharing one Redis shares one monthly quota: one atomic count per cloud detection (real redis-server).
+
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import express from "express";
+import request from "supertest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
+import { HdClient } from "../../src/client/index.js";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import type { Logger } from "../../src/logger.js";
+import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/middleware/memo.js";
+import { type ApiServer, createApiServer } from "../../src/server/api-server.js";
+import {
+  hasRedisServer,
+  NO_REDIS_MESSAGE,
+  startRedisServer,
+  type TestRedis,
+} from "../support/redis-server.js";
+
+const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
+const redisPresent = hasRedisServer();
+if (!redisPresent) console.warn(`[test/cache/fleet-quota] ${NO_REDIS_MESSAGE}`);
+const samplePresent = existsSync(join(sampleDir, "useragents.json"));
+
+const quiet = { warn() {} };
+
+describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares one monthly quota", () => {
+  let redis: TestRedis;
+  let upstream: Server;
+  let api: ApiServer;
+  let baseUrl: string;
+  let userAgents: string[];
+  const instances: { store: RedisStore<MemoValue> }[] = [];
+  let prefix = 0;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const engine = await LocalEngine.fromFiles(
+      join(sampleDir, "sample-specs.json"),
+      join(sampleDir, "sample-trees.json"),
+      { logger: quiet },
+    );
+    api = createApiServer({ engine, users: [{ username: "fleet", secret: "s3cret" }], logger: quiet });
+    upstream = createServer((req, res) => api(req, res));
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const sample = JSON.parse(await readFile(join(sampleDir, "useragents.json"), "utf8")) as {
+      devices: Record<string, { userAgents: string[] }>;
+    };
+    userAgents = Object.values(sample.devices)
+      .flatMap((d) => d.userAgents)
+      .filter((ua) => engine.detect({ "user-agent": ua }).status === 0);
+  });
+
+  afterEach(async () => {
+    await Promise.all(instances.splice(0).map((i) => i.store.close()));
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => upstream?.close(resolve));
+    await redis?.stop();
+  });
+
+  /** One app instance: cloud mode, the Redis store as its memo, `monthlyQuota`. */
+  function instance(keyPrefix: string, monthlyQuota: number, logger: Logger = quiet) {
+    const store = createRedisStore<MemoValue>({ url: redis.url, keyPrefix, logger: quiet });
+    instances.push({ store });
+    const client = new HdClient({
+      username: "fleet",
+      secret: "s3cret",
+      siteId: 1,
+      baseUrl,
+      retries: 0,
+      logger: quiet,
+    });
+    const middleware = handsetDetection({
+      client,
+      mode: "cloud",
+      store,
+      monthlyQuota,
+      logger,
+      timeoutMs: 2_000,
+    });
+    const app = express();
+    app.use(middleware);
+    app.get("/", (req, res) => {
+      res.json({ source: req.device.source, status: req.device.status });
+    });
+    return { app, middleware, store };
+  }
+
+  async function ready(store: RedisStore<MemoValue>): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      if ((await store.incrementCounter("__ready__", 0, Date.now() + 60_000)) !== undefined) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("the Redis store never connected");
+  }
+
+  async function visit(app: express.Express, ua: string): Promise<{ source: string; status: number }> {
+    const res = await request(app).get("/").set("User-Agent", ua);
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  const quotaOf = (mw: HandsetDetectionMiddleware) => mw.metrics().quota;
+
+  it("spends 5 cloud detections in all for 20 distinct devices across two instances with a quota of 5", async () => {
+    const keyPrefix = `quota-${++prefix}:`;
+    const a = instance(keyPrefix, 5);
+    const b = instance(keyPrefix, 5);
+    await Promise.all([ready(a.store), ready(b.store)]);
+    const before = api.counts.detect;
+    const answers = await Promise.all(
+      userAgents.slice(0, 20).map((ua, i) => visit((i % 2 === 0 ? a : b).app, ua)),
+    );
+    expect(api.counts.detect - before).toBe(5);
+    expect(answers.filter((d) => d.source === "cloud")).toHaveLength(5);
+    expect(answers.filter((d) => d.source === "skipped")).toHaveLength(15);
+    expect(quotaOf(a.middleware)).toMatchObject({ monthlyQuota: 5, used: 5, remaining: 0, shared: true });
+
+    // A third instance started later spends none: the count lives in Redis.
+    const c = instance(keyPrefix, 5);
+    await ready(c.store);
+    const later = await Promise.all(userAgents.slice(20, 26).map((ua) => visit(c.app, ua)));
+    expect(api.counts.detect - before).toBe(5);
+    expect(later.every((d) => d.source === "skipped")).toBe(true);
+  });
+
+  it("keeps answering when Redis is killed mid-run, each instance counting alone from the total it last saw", async () => {
+    const keyPrefix = `quota-${++prefix}:`;
+    const warnings: { code?: unknown }[] = [];
+    const logger: Logger = { warn: (_message, details) => warnings.push(details ?? {}) };
+    const a = instance(keyPrefix, 8, logger);
+    const b = instance(keyPrefix, 8, logger);
+    await Promise.all([ready(a.store), ready(b.store)]);
+    const before = api.counts.detect;
+    for (const ua of userAgents.slice(0, 4)) await visit(a.app, ua);
+    for (const ua of userAgents.slice(4, 6)) await visit(b.app, ua);
+    expect(api.counts.detect - before).toBe(6);
+
+    await redis.kill();
+    const started = performance.now();
+    const afterA = await Promise.all(userAgents.slice(10, 16).map((ua) => visit(a.app, ua)));
+    const afterB = await Promise.all(userAgents.slice(16, 22).map((ua) => visit(b.app, ua)));
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // a last saw 4 and may make 4 more alone; b last saw 6 and may make 2 more.
+    expect(afterA.filter((d) => d.source === "cloud")).toHaveLength(4);
+    expect(afterB.filter((d) => d.source === "cloud")).toHaveLength(2);
+    expect(quotaOf(a.middleware)).toMatchObject({ used: 8, remaining: 0, shared: false });
+    const alone = warnings.filter((w) => w.code === "HD_QUOTA_COUNTING_ALONE");
+    expect(alone).toHaveLength(2); // once per instance
+    await redis.restart();
+  });
+});
