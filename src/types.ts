@@ -145,6 +145,12 @@ export interface DetectParams {
   options?: readonly DetectOption[];
   /** The client's IP address, used by the `geoip` option. */
   ipAddress?: string;
+  /**
+   * Cancels the detection: a cloud call stops (retries included) and rejects with the signal's
+   * reason. The middleware passes the request's budget (`timeoutMs`) here. The local engine
+   * answers synchronously and ignores it.
+   */
+  signal?: AbortSignal;
 }
 
 /** The JSON body of a detect request: lower-case header names plus `options` and `ipaddress`. */

@@ -1,7 +1,7 @@
 // The default in-process CacheStore: a quick-lru map that never holds more than `maxEntries`.
 
 import QuickLRU from "quick-lru";
-import { describeOptionValue, HdOptionError } from "../errors.js";
+import { type KnownOptions, numberOption, optionsObject } from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of {@link MemoryStore}. */
@@ -13,6 +13,8 @@ export interface MemoryStoreOptions {
    */
   maxEntries?: number;
 }
+
+const KNOWN_OPTIONS: KnownOptions<MemoryStoreOptions> = { maxEntries: true };
 
 /** Default size of a {@link MemoryStore}. */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;
@@ -32,13 +34,17 @@ export class MemoryStore<V> implements CacheStore<V> {
   readonly #lru: QuickLRU<string, CacheEntry<V>>;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? DEFAULT_MEMORY_STORE_ENTRIES;
-    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-      throw new HdOptionError(
-        "maxEntries",
-        `expected a positive integer, got ${describeOptionValue(maxEntries)}.`,
-      );
-    }
+    const o = optionsObject<MemoryStoreOptions>(options, {
+      factory: "new MemoryStore()",
+      known: KNOWN_OPTIONS,
+      usage: "{ maxEntries: 10000 }",
+    });
+    const maxEntries = numberOption(
+      "maxEntries",
+      o.maxEntries,
+      { min: 1, integer: true },
+      DEFAULT_MEMORY_STORE_ENTRIES,
+    );
     this.maxEntries = maxEntries;
     // quick-lru keeps two generations of up to `maxSize` entries each (the newer one always
     // below it), so half the limit per generation keeps the whole store within the limit.

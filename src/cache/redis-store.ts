@@ -1,7 +1,16 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
-import { describeOptionValue, HdOptionError } from "../errors.js";
-import { consoleLogger, type Logger } from "../logger.js";
+import type { Logger } from "../logger.js";
+import {
+  booleanOption,
+  invalidOption,
+  type KnownOptions,
+  loggerOption,
+  millisecondsOption,
+  objectWithMethods,
+  optionsObject,
+  urlOption,
+} from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**
@@ -47,7 +56,7 @@ export interface RedisStoreOptions {
   logger?: Logger;
 }
 
-const KNOWN_OPTIONS: { readonly [K in keyof Required<RedisStoreOptions>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<RedisStoreOptions> = {
   client: true,
   url: true,
   keyPrefix: true,
@@ -89,63 +98,29 @@ interface ResolvedConfig {
   logger: Logger;
 }
 
-function duration(options: RedisStoreOptions, name: keyof RedisStoreOptions, fallback: number, min: number) {
-  const value = options[name] ?? fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-    throw new HdOptionError(
-      name,
-      `expected a number of milliseconds >= ${min}, got ${describeOptionValue(value)}`,
-    );
-  }
-  return value;
-}
-
 function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
-  if (typeof options !== "object" || options === null) {
-    throw new HdOptionError("options", "createRedisStore needs an options object { url } or { client }");
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in KNOWN_OPTIONS)) {
-      throw new HdOptionError(key, `unknown option; valid options: ${Object.keys(KNOWN_OPTIONS).join(", ")}`);
-    }
-  }
-  const hasClient = options.client !== undefined;
-  const hasUrl = options.url !== undefined;
-  if (hasClient === hasUrl) {
-    throw new HdOptionError(hasClient ? "url" : "client", "give exactly one of `client` and `url`");
-  }
-  if (hasUrl && (typeof options.url !== "string" || !/^rediss?:\/\//.test(options.url))) {
-    throw new HdOptionError("url", "expected a redis:// or rediss:// URL");
-  }
-  const client = options.client as Partial<RedisLikeClient> | undefined;
-  if (hasClient && (typeof client !== "object" || client === null || typeof client.get !== "function")) {
-    throw new HdOptionError(
-      "client",
-      "expected a Redis client with get, set and del (e.g. an ioredis instance)",
-    );
-  }
-  const keyPrefix = options.keyPrefix ?? "hd3:";
-  if (typeof keyPrefix !== "string") {
-    throw new HdOptionError("keyPrefix", `expected a string, got ${describeOptionValue(keyPrefix)}`);
-  }
-  if (options.closeClient !== undefined && typeof options.closeClient !== "boolean") {
-    throw new HdOptionError(
-      "closeClient",
-      `expected true or false, got ${describeOptionValue(options.closeClient)}`,
-    );
-  }
-  const logger = options.logger ?? consoleLogger;
-  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
-    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
-  }
+  const o = optionsObject<RedisStoreOptions>(options, {
+    factory: "createRedisStore()",
+    known: KNOWN_OPTIONS,
+    usage: '{ url: "redis://127.0.0.1:6379" } or { client }',
+  });
+  const hasClient = o.client !== undefined;
+  const hasUrl = o.url !== undefined;
+  if (hasClient === hasUrl)
+    invalidOption(hasClient ? "url" : "client", "give exactly one of `client` and `url`.");
+  urlOption("url", o.url, ["redis:", "rediss:"]);
+  objectWithMethods("client", o.client, ["get", "set", "del"], "a Redis client such as an ioredis instance");
+  const keyPrefix = o.keyPrefix ?? "hd3:";
+  if (typeof keyPrefix !== "string") invalidOption("keyPrefix", "expected a string.", keyPrefix);
+  booleanOption("closeClient", o.closeClient);
   return {
     keyPrefix,
-    ttlMs: options.ttlMs === undefined ? undefined : duration(options, "ttlMs", 0, 1),
-    staleTtlMs: duration(options, "staleTtlMs", 0, 0),
-    commandTimeoutMs: duration(options, "commandTimeoutMs", 250, 1),
-    connectTimeoutMs: duration(options, "connectTimeoutMs", 1000, 1),
-    maxReconnectDelayMs: duration(options, "maxReconnectDelayMs", 2000, 10),
-    logger,
+    ttlMs: millisecondsOption("ttlMs", o.ttlMs, undefined),
+    staleTtlMs: millisecondsOption("staleTtlMs", o.staleTtlMs, 0, 0),
+    commandTimeoutMs: millisecondsOption("commandTimeoutMs", o.commandTimeoutMs, 250),
+    connectTimeoutMs: millisecondsOption("connectTimeoutMs", o.connectTimeoutMs, 1000),
+    maxReconnectDelayMs: millisecondsOption("maxReconnectDelayMs", o.maxReconnectDelayMs, 2000, 10),
+    logger: loggerOption("logger", o.logger),
   };
 }
 

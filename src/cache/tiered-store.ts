@@ -1,6 +1,6 @@
 // A two-level cache store: a fast in-process level 1 in front of a shared level 2 (e.g. Redis).
 
-import { HdOptionError } from "../errors.js";
+import { type KnownOptions, missingOption, objectWithMethods, optionsObject } from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of `createTieredStore`. */
@@ -11,21 +11,21 @@ export interface TieredStoreOptions<V> {
   level2: CacheStore<V>;
 }
 
-const KNOWN_OPTIONS: { readonly [K in keyof Required<TieredStoreOptions<unknown>>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<TieredStoreOptions<unknown>> = {
   level1: true,
   level2: true,
 };
 
-function isStore(value: unknown): value is CacheStore<unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const store = value as Record<string, unknown>;
-  return (
-    typeof store.get === "function" && typeof store.set === "function" && typeof store.delete === "function"
-  );
-}
-
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === "function";
+}
+
+function storeOption<V>(option: string, value: unknown): CacheStore<V> {
+  const methods = ["get", "set", "delete"];
+  return (
+    objectWithMethods<CacheStore<V>>(option, value, methods, "a cache store") ??
+    missingOption(option, "a cache store")
+  );
 }
 
 /** Runs a store call and turns a throw or a rejection into `undefined`: a broken store never fails a request. */
@@ -47,16 +47,13 @@ async function settle<T>(call: () => T | Promise<T>): Promise<T | undefined> {
  * const store = createTieredStore({ level1: memoryStore, level2: createRedisStore({ url }) });
  */
 export function createTieredStore<V>(options: TieredStoreOptions<V>): Required<CacheStore<V>> {
-  if (typeof options !== "object" || options === null) {
-    throw new HdOptionError("options", "createTieredStore needs an options object { level1, level2 }");
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in KNOWN_OPTIONS))
-      throw new HdOptionError(key, "unknown option; valid options: level1, level2");
-  }
-  const { level1, level2 } = options;
-  if (!isStore(level1)) throw new HdOptionError("level1", "expected a cache store with get, set and delete");
-  if (!isStore(level2)) throw new HdOptionError("level2", "expected a cache store with get, set and delete");
+  const o = optionsObject<TieredStoreOptions<V>>(options, {
+    factory: "createTieredStore()",
+    known: KNOWN_OPTIONS,
+    usage: "{ level1, level2 }",
+  });
+  const level1 = storeOption<V>("level1", o.level1);
+  const level2 = storeOption<V>("level2", o.level2);
 
   async function fromLevel2(key: string): Promise<CacheEntry<V> | undefined> {
     const entry = await settle(() => level2.get(key));

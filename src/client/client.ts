@@ -80,7 +80,10 @@ function detectBody(headers: HeadersInput, params: DetectParams | undefined): st
   if (params !== undefined) {
     if (typeof params !== "object" || params === null)
       throw argumentError("detect: `params` must be an object");
-    const { options, ipAddress } = params;
+    const { options, ipAddress, signal } = params;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw argumentError("detect: `signal` must be an AbortSignal");
+    }
     if (options !== undefined) {
       if (!Array.isArray(options) || options.some((word) => typeof word !== "string" || word.trim() === "")) {
         throw argumentError('detect: `options` must be a list of option words such as ["hd_specs", "geoip"]');
@@ -155,11 +158,13 @@ export class HdClient implements Detector, DeviceCatalog {
     path: string,
     body: string,
     normalise: (raw: unknown, context: ReplyContext) => T,
+    signal?: AbortSignal,
   ): Promise<T> {
     return this.#transport.request({
       call,
       path,
       body,
+      signal,
       consume: async (response, context) =>
         normalise(
           parseJsonReply(await readText(response), context, response.headers.get("content-type")),
@@ -171,11 +176,13 @@ export class HdClient implements Detector, DeviceCatalog {
   /**
    * Detects a device from request headers (`POST /apiv3/site/detect/{siteId}.json`).
    * Resolves with status 0; rejects with `HdNotFoundError` (301, `error.reply.class` is
-   * `Unknown`), `HdLicenceError` (229) or `HdApiError` for any other non-zero status.
+   * `Unknown`), `HdLicenceError` (229) or `HdApiError` for any other non-zero status. Aborting
+   * `params.signal` stops the call, retries included, and rejects with the signal's reason.
    */
   async detect(headers: HeadersInput, params?: DetectParams): Promise<DetectReply> {
     const body = detectBody(headers, params);
-    return this.#json("detect", `/apiv3/site/detect/${this.#site}.json`, body, normaliseDetectReply);
+    const path = `/apiv3/site/detect/${this.#site}.json`;
+    return this.#json("detect", path, body, normaliseDetectReply, params?.signal);
   }
 
   /** Lists all vendors, sorted (`POST /apiv3/device/vendors.json`). */

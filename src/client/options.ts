@@ -1,8 +1,14 @@
 // The cloud client's options: declared once, validated once, resolved into an internal config.
 
 import { describeOptionValue, HdOptionError } from "../errors.js";
-import { consoleLogger, type Logger } from "../logger.js";
-import { suggestName } from "../suggest.js";
+import type { Logger } from "../logger.js";
+import {
+  type KnownOptions,
+  loggerOption,
+  millisecondsOption,
+  numberOption,
+  optionsObject,
+} from "../options.js";
 
 /** The vendor's API host, used when `baseUrl` is not set. */
 export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";
@@ -69,7 +75,7 @@ export interface ResolvedClientOptions {
 }
 
 /** Every option name; typed so that adding an option cannot compile until it is listed here. */
-const KNOWN_OPTIONS: { readonly [K in keyof Required<HdClientOptions>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
   username: true,
   secret: true,
   siteId: true,
@@ -81,8 +87,6 @@ const KNOWN_OPTIONS: { readonly [K in keyof Required<HdClientOptions>]: true } =
   proxy: true,
   logger: true,
 };
-
-const OPTION_NAMES = Object.keys(KNOWN_OPTIONS);
 
 /** Names people commonly reach for, mapped to ours (compared in lower case). */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -104,14 +108,6 @@ const ALIASES: Readonly<Record<string, string>> = {
   retrydelay: "retryDelayMs",
   proxyurl: "proxy",
 };
-
-const MAX_TIMER_MS = 2_147_483_647;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 function typeName(value: unknown): string {
   if (value === null) return "null";
@@ -206,29 +202,6 @@ function resolveFailoverUrls(value: unknown): string[] {
   return value.map((item: unknown, i) => resolveUrl(`failoverUrls[${i}]`, item));
 }
 
-function resolveNumber(
-  option: string,
-  value: unknown,
-  fallback: number,
-  { min, max, integer }: { min: number; max: number; integer: boolean },
-): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== "number" ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  ) {
-    const kind = integer ? "an integer" : "a number";
-    throw new HdOptionError(
-      option,
-      `must be ${kind} from ${min} to ${max}; got ${describeOptionValue(value)}.`,
-    );
-  }
-  return value;
-}
-
 function resolveProxy(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const url = parseUrl(value);
@@ -245,59 +218,32 @@ function resolveProxy(value: unknown): string | undefined {
   return url.href;
 }
 
-function resolveLogger(value: unknown): Logger {
-  if (value === undefined) return consoleLogger;
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    typeof (value as { warn?: unknown }).warn !== "function"
-  ) {
-    throw new HdOptionError(
-      "logger",
-      `must be an object with a warn(message, details) method; got ${typeName(value)}.`,
-    );
-  }
-  return value as Logger;
-}
-
 /**
  * Validates the options of {@link HdClient} and resolves defaults. Throws `HdOptionError`
  * naming the option at fault; the secret's value never appears in a message.
  */
 export function resolveClientOptions(options: unknown): ResolvedClientOptions {
-  if (!isPlainObject(options)) {
-    throw new HdOptionError(
-      "options",
-      `must be an object such as { username, secret, siteId }; got ${typeName(options)}. Did you forget \`new HdClient({ ... })\`?`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (Object.hasOwn(KNOWN_OPTIONS, key)) continue;
-    const suggestion = suggestName(key, OPTION_NAMES, ALIASES);
-    const hint =
-      suggestion === undefined
-        ? `Known options: ${OPTION_NAMES.join(", ")}.`
-        : `Did you mean \`${suggestion}\`?`;
-    throw new HdOptionError(key, `is not an option of HdClient. ${hint}`);
-  }
-  const baseUrl = options.baseUrl === undefined ? DEFAULT_BASE_URL : resolveUrl("baseUrl", options.baseUrl);
+  const o = optionsObject<HdClientOptions>(options, {
+    factory: "new HdClient()",
+    known: KNOWN_OPTIONS,
+    usage: "{ username, secret, siteId }",
+    aliases: ALIASES,
+  });
+  const baseUrl = o.baseUrl === undefined ? DEFAULT_BASE_URL : resolveUrl("baseUrl", o.baseUrl);
   return {
-    username: resolveUsername(options.username),
-    secret: requireString("secret", options.secret, true),
-    siteId: resolveSiteId(options.siteId),
-    baseUrls: [baseUrl, ...resolveFailoverUrls(options.failoverUrls)],
-    timeoutMs: resolveNumber("timeoutMs", options.timeoutMs, 10_000, {
-      min: 1,
-      max: MAX_TIMER_MS,
-      integer: false,
-    }),
-    retries: resolveNumber("retries", options.retries, 2, { min: 0, max: 10, integer: true }),
-    retryDelayMs: resolveNumber("retryDelayMs", options.retryDelayMs, 250, {
-      min: 0,
-      max: 60_000,
-      integer: false,
-    }),
-    proxy: resolveProxy(options.proxy),
-    logger: resolveLogger(options.logger),
+    username: resolveUsername(o.username),
+    secret: requireString("secret", o.secret, true),
+    siteId: resolveSiteId(o.siteId),
+    baseUrls: [baseUrl, ...resolveFailoverUrls(o.failoverUrls)],
+    timeoutMs: millisecondsOption("timeoutMs", o.timeoutMs, 10_000),
+    retries: numberOption("retries", o.retries, { min: 0, max: 10, integer: true }, 2),
+    retryDelayMs: numberOption(
+      "retryDelayMs",
+      o.retryDelayMs,
+      { min: 0, max: 60_000, unit: "milliseconds" },
+      250,
+    ),
+    proxy: resolveProxy(o.proxy),
+    logger: loggerOption("logger", o.logger),
   };
 }

@@ -1,7 +1,7 @@
 // Options of the local engine, validated once into a resolved config.
 
-import { describeOptionValue, HdOptionError } from "../errors.js";
 import { consoleLogger, type Logger } from "../logger.js";
+import { choiceOption, type KnownOptions, loggerOption, optionsObject } from "../options.js";
 
 /** Options of {@link LocalEngine.fromFiles}, {@link LocalEngine.fromData} and the data builders. */
 export interface LocalEngineOptions {
@@ -20,7 +20,7 @@ export interface ResolvedEngineOptions {
   readonly matcher: "compiled" | "naive";
 }
 
-const KNOWN: { [K in keyof Required<LocalEngineOptions>]: true } = { logger: true, matcher: true };
+const KNOWN_OPTIONS: KnownOptions<LocalEngineOptions> = { logger: true, matcher: true };
 
 /**
  * Validates engine options.
@@ -29,20 +29,13 @@ const KNOWN: { [K in keyof Required<LocalEngineOptions>]: true } = { logger: tru
  */
 export function resolveEngineOptions(options: LocalEngineOptions | undefined): ResolvedEngineOptions {
   if (options === undefined) return { logger: consoleLogger, matcher: "compiled" };
-  if (options === null || typeof options !== "object") {
-    throw new HdOptionError("options", `expected an object, got ${describeOptionValue(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN, key)) {
-      throw new HdOptionError(key, `unknown option; known options are ${Object.keys(KNOWN).join(", ")}`);
-    }
-  }
-  const { logger, matcher } = options;
-  if (logger !== undefined && (logger === null || typeof logger.warn !== "function")) {
-    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
-  }
-  if (matcher !== undefined && matcher !== "compiled" && matcher !== "naive") {
-    throw new HdOptionError("matcher", `expected "compiled" or "naive", got ${describeOptionValue(matcher)}`);
-  }
-  return { logger: logger ?? consoleLogger, matcher: matcher ?? "compiled" };
+  const o = optionsObject<LocalEngineOptions>(options, {
+    factory: "LocalEngine",
+    known: KNOWN_OPTIONS,
+    usage: '{ matcher: "compiled" }',
+  });
+  return {
+    logger: loggerOption("logger", o.logger),
+    matcher: choiceOption("matcher", o.matcher, ["compiled", "naive"], "compiled"),
+  };
 }

@@ -2,6 +2,14 @@
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { describeOptionValue, HdOptionError } from "../errors.js";
+import {
+  booleanOption,
+  functionOption,
+  invalidOption,
+  type KnownOptions,
+  optionsObject,
+  urlOption,
+} from "../options.js";
 import type { Device, DeviceClass } from "./device.js";
 
 /** An asset choice: a width in pixels, or an object carrying one. */
@@ -88,7 +96,7 @@ export interface MobileRedirectOptions {
   skip?: (req: Request) => boolean;
 }
 
-const KNOWN_REDIRECT_OPTIONS: { readonly [K in keyof Required<MobileRedirectOptions>]: true } = {
+const KNOWN_REDIRECT_OPTIONS: KnownOptions<MobileRedirectOptions> = {
   to: true,
   classes: true,
   preservePath: true,
@@ -106,59 +114,31 @@ const KNOWN_REDIRECT_OPTIONS: { readonly [K in keyof Required<MobileRedirectOpti
  * app.use(mobileRedirect({ to: "https://m.example.com", skip: (req) => req.query.full === "1" }));
  */
 export function mobileRedirect(options: MobileRedirectOptions): RequestHandler {
-  if (typeof options !== "object" || options === null) {
-    throw new HdOptionError(
-      "options",
-      "mobileRedirect() needs an options object: { to: 'https://m.example.com' }.",
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN_REDIRECT_OPTIONS, key)) {
-      throw new HdOptionError(
-        key,
-        `unknown option; valid options: ${Object.keys(KNOWN_REDIRECT_OPTIONS).join(", ")}.`,
-      );
-    }
-  }
-  const { to, skip } = options;
+  const o = optionsObject<MobileRedirectOptions>(options, {
+    factory: "mobileRedirect()",
+    known: KNOWN_REDIRECT_OPTIONS,
+    usage: '{ to: "https://m.example.com" }',
+  });
+  const to = o.to;
   let targetHost: string | undefined;
   let base: string | undefined;
   if (typeof to === "string") {
-    if (!URL.canParse(to) || !/^https?:$/.test(new URL(to).protocol)) {
-      throw new HdOptionError("to", `expected an http(s) URL, got ${describeOptionValue(to)}.`);
-    }
-    targetHost = new URL(to).hostname;
+    targetHost = urlOption("to", to, ["http:", "https:"])?.hostname;
     base = to.replace(/\/+$/, "");
   } else if (typeof to !== "function") {
-    throw new HdOptionError(
-      "to",
-      `expected a URL or a function of the request, got ${describeOptionValue(to)}.`,
-    );
+    invalidOption("to", "expected a URL or a function of the request.", to);
   }
-  const classes = new Set<string>(options.classes ?? ["Mobile"]);
-  if (!Array.isArray(options.classes ?? []) || [...classes].some((c) => typeof c !== "string")) {
-    throw new HdOptionError(
-      "classes",
-      `expected a list of device classes, got ${describeOptionValue(options.classes)}.`,
-    );
+  const classList = o.classes ?? ["Mobile"];
+  if (!Array.isArray(classList) || classList.some((c) => typeof c !== "string")) {
+    invalidOption("classes", "expected a list of device classes.", classList);
   }
-  const statusCode = options.statusCode ?? 302;
-  if (![301, 302, 303, 307, 308].includes(statusCode)) {
-    throw new HdOptionError(
-      "statusCode",
-      `expected 301, 302, 303, 307 or 308, got ${describeOptionValue(statusCode)}.`,
-    );
+  const classes = new Set<string>(classList as string[]);
+  const statusCode = o.statusCode ?? 302;
+  if (typeof statusCode !== "number" || ![301, 302, 303, 307, 308].includes(statusCode)) {
+    invalidOption("statusCode", "expected 301, 302, 303, 307 or 308.", statusCode);
   }
-  const preservePath = options.preservePath ?? true;
-  if (typeof preservePath !== "boolean") {
-    throw new HdOptionError(
-      "preservePath",
-      `expected true or false, got ${describeOptionValue(preservePath)}.`,
-    );
-  }
-  if (skip !== undefined && typeof skip !== "function") {
-    throw new HdOptionError("skip", `expected a function, got ${describeOptionValue(skip)}.`);
-  }
+  const preservePath = booleanOption("preservePath", o.preservePath, true);
+  const skip = functionOption<(req: Request) => boolean>("skip", o.skip);
 
   return function mobileRedirectHandler(req: Request, res: Response, next: NextFunction) {
     const device = req.device as Device | undefined;

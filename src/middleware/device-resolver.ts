@@ -2,9 +2,8 @@
 
 import { isbot } from "isbot";
 import type { CacheEntry } from "../cache/types.js";
-import { HdNetworkError, HdProtocolError, HdTimeoutError, isHdNotFoundError } from "../errors.js";
+import { HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
-import type { CircuitBreaker } from "./breaker.js";
 import type { PickedHeaders } from "./detection-headers.js";
 import {
   buildDevice,
@@ -15,6 +14,7 @@ import {
   noReply,
   withCrawlerHint,
 } from "./device.js";
+import { CloudPausedError, QuotaSpentError } from "./guarded-cloud.js";
 import {
   geoKey,
   isThenable,
@@ -24,8 +24,7 @@ import {
   type MemoValue,
   SingleFlight,
 } from "./memo.js";
-import { errorCode, type HandsetDetectionEvent, type MetricsRecorder } from "./metrics.js";
-import type { QuotaGuard } from "./quota.js";
+import type { HandsetDetectionEvent, MetricsRecorder } from "./metrics.js";
 
 /** A local engine that may still be loading. */
 export interface EngineHandle {
@@ -39,17 +38,15 @@ export interface EngineHandle {
 export interface ResolverConfig {
   /** `local`: the engine answers devices, the cloud only geoip/legacy. `cloud`: the cloud answers. */
   mode: "local" | "cloud";
+  /** The cloud behind its quota and breaker (a `GuardedCloud`), when there is one. */
   cloud: Detector | undefined;
   engine: EngineHandle | undefined;
   memo: Memo | undefined;
   geoip: boolean;
   legacyOptions: readonly string[];
   skipBots: boolean;
+  /** A request's budget: past it the request goes on without its detection, and its cloud call is aborted. */
   timeoutMs: number;
-  quota: QuotaGuard | undefined;
-  breaker: CircuitBreaker;
-  /** Reports a failure the app should know about but that does not fail a request. */
-  debug: (message: string, details: Record<string, unknown>) => void;
   /** Counters bumped as things happen. */
   metrics: MetricsRecorder;
   /** The `onEvent` hook (already guarded against throwing), when given. */
@@ -58,11 +55,13 @@ export interface ResolverConfig {
 
 type Entry = CacheEntry<MemoValue> | undefined;
 
-/** What is known about one request while it is resolved. */
+/** What is known about one request while a detection is worked out (memo misses only). */
 interface Context {
   readonly picked: PickedHeaders;
   /** Client IP when geoip is wanted. */
   readonly ip: string | undefined;
+  /** Aborted when the request's budget runs out: cancels its cloud call. */
+  readonly budget: AbortController;
   device: CacheEntry<MemoDevice> | undefined;
   geo: CacheEntry<MemoGeoIp> | undefined;
   bot: boolean | undefined;
@@ -89,30 +88,11 @@ function toError(error: unknown): Error {
  */
 export class DeviceResolver {
   readonly #c: ResolverConfig;
-  /** `#c.metrics`, one field load closer for the hot path. */
-  readonly #m: MetricsRecorder;
   readonly #flights = new SingleFlight<Device>();
-  /** Frozen memo devices per entry, so a hit on the in-memory store allocates nothing. */
-  readonly #memoDevices = new WeakMap<object, Device>();
-  /** The last of those, checked first: cheaper than the WeakMap when one visitor's requests come in a row. */
-  #lastMemoEntry: object | undefined;
-  #lastMemoDevice: Device | undefined;
-  /**
-   * The last synchronous device read from a memo with a known version: the pick read, the answer,
-   * and the version then. The same pick (picks are shared by requests with the same detection
-   * headers) reuses the answer while the version holds. Under load this skips a handful of objects
-   * the store lookup would touch, whose cache misses cost more than the lookup's instructions.
-   */
-  #readPicked: PickedHeaders | undefined;
-  #readEntry: Entry;
-  #readVersion: number | undefined;
   readonly #wireOptions: DetectParams["options"];
-  /** Errors that mean "the breaker is open": no call was made. */
-  readonly #paused = new WeakSet<Error>();
 
   constructor(config: ResolverConfig) {
     this.#c = config;
-    this.#m = config.metrics;
     const wanted = [...config.legacyOptions, ...(config.geoip ? ["geoip"] : [])];
     this.#wireOptions = wanted.length > 0 ? ["hd_specs", ...wanted] : undefined;
   }
@@ -126,107 +106,74 @@ export class DeviceResolver {
   resolve(picked: PickedHeaders, ip: string | undefined): Device | Promise<Device> {
     const memo = this.#c.memo;
     const geoIp = this.#c.geoip && ip ? ip : undefined;
-    if (memo === undefined) return this.#miss(picked, geoIp, undefined, undefined);
-    const d = this.#readDevice(memo, picked);
-    if (isThenable(d)) {
-      const ctx: Context = { picked, ip: geoIp, device: undefined, geo: undefined, bot: undefined };
-      return this.#bounded(ctx, this.#readAsync(ctx, d));
+    if (memo === undefined) return this.#miss(this.#context(picked, geoIp, undefined, undefined));
+    const d = memo.get(picked.key);
+    const g = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
+    if (isThenable(d) || isThenable(g)) {
+      const ctx = this.#context(picked, geoIp, undefined, undefined);
+      return this.#bounded(ctx, this.#readAsync(ctx, d, g));
     }
     const device = asDevice(d);
-    if (geoIp === undefined) {
-      // The hot path: a fresh memo hit allocates nothing.
-      if (device !== undefined && device.expiresAt > Date.now()) {
-        this.#m.memoHits++;
-        return this.#memoDevice(device);
-      }
-      this.#m.memoMisses++;
-      return this.#miss(picked, undefined, device, undefined);
-    }
-    const g = memo.get(geoKey(geoIp));
-    if (isThenable(g)) {
-      const ctx: Context = { picked, ip: geoIp, device, geo: undefined, bot: undefined };
-      return this.#bounded(ctx, this.#readAsync(ctx, device, g));
-    }
     const geo = asGeo(g);
     const now = Date.now();
-    if (device !== undefined && device.expiresAt > now && geo !== undefined && geo.expiresAt > now) {
-      this.#m.memoHits++;
-      return buildDevice(device.value, "memo", geo.value.geoip);
+    if (
+      device !== undefined &&
+      device.expiresAt > now &&
+      (geoIp === undefined || (geo !== undefined && geo.expiresAt > now))
+    ) {
+      this.#c.metrics.memoHits++;
+      return buildDevice(device.value, "memo", geo?.value.geoip);
     }
-    this.#m.memoMisses++;
-    return this.#miss(picked, geoIp, device, geo);
+    this.#c.metrics.memoMisses++;
+    return this.#miss(this.#context(picked, geoIp, device, geo));
   }
 
-  #miss(
+  #context(
     picked: PickedHeaders,
     ip: string | undefined,
     device: CacheEntry<MemoDevice> | undefined,
     geo: CacheEntry<MemoGeoIp> | undefined,
-  ): Device | Promise<Device> {
-    const ctx: Context = { picked, ip, device, geo, bot: undefined };
+  ): Context {
+    return { picked, ip, budget: new AbortController(), device, geo, bot: undefined };
+  }
+
+  #miss(ctx: Context): Device | Promise<Device> {
     return this.#bounded(ctx, this.#detect(ctx));
   }
 
-  async #readAsync(ctx: Context, d: Entry | Promise<Entry>, g?: Entry | Promise<Entry>): Promise<Device> {
-    const memo = this.#c.memo!;
-    const [device, geo] = await Promise.all([
-      d,
-      ctx.ip === undefined ? undefined : (g ?? memo.get(geoKey(ctx.ip))),
-    ]);
+  async #readAsync(ctx: Context, d: Entry | Promise<Entry>, g: Entry | Promise<Entry>): Promise<Device> {
+    const [device, geo] = await Promise.all([d, g]);
     ctx.device = asDevice(device);
     ctx.geo = asGeo(geo);
     const now = Date.now();
-    const metrics = this.#m;
-    if (ctx.device !== undefined && ctx.device.expiresAt > now) {
-      if (ctx.ip === undefined) {
-        metrics.memoHits++;
-        return this.#memoDevice(ctx.device);
-      }
-      if (ctx.geo !== undefined && ctx.geo.expiresAt > now) {
-        metrics.memoHits++;
-        return buildDevice(ctx.device.value, "memo", ctx.geo.value.geoip);
-      }
+    const metrics = this.#c.metrics;
+    if (
+      ctx.device !== undefined &&
+      ctx.device.expiresAt > now &&
+      (ctx.ip === undefined || (ctx.geo !== undefined && ctx.geo.expiresAt > now))
+    ) {
+      metrics.memoHits++;
+      return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
     }
     metrics.memoMisses++;
     return this.#detect(ctx);
   }
 
-  /** The memo's entry for `picked`: the last read's answer again while the memo's version holds. */
-  #readDevice(memo: Memo, picked: PickedHeaders): Entry | Promise<Entry> {
-    const version = memo.version;
-    if (picked === this.#readPicked && version === this.#readVersion) return this.#readEntry;
-    const d = memo.get(picked.key);
-    if (version !== undefined && !isThenable(d)) {
-      this.#readPicked = picked;
-      this.#readEntry = d;
-      this.#readVersion = version;
-    }
-    return d;
-  }
-
-  #memoDevice(entry: CacheEntry<MemoDevice>): Device {
-    if (entry === this.#lastMemoEntry) return this.#lastMemoDevice!;
-    let device = this.#memoDevices.get(entry);
-    if (device === undefined) {
-      device = buildDevice(entry.value, "memo", undefined);
-      this.#memoDevices.set(entry, device);
-    }
-    this.#lastMemoEntry = entry;
-    this.#lastMemoDevice = device;
-    return device;
-  }
-
-  /** Bounds a pending resolution by `timeoutMs`; past it, the fallback answers with a timeout error. */
+  /**
+   * Bounds a pending resolution by the request's budget: past `timeoutMs` the fallback answers with
+   * a timeout error, and the budget's signal aborts the cloud call still running for it.
+   */
   #bounded(ctx: Context, result: Device | Promise<Device>): Device | Promise<Device> {
     if (!isThenable(result)) return result;
     const timeoutMs = this.#c.timeoutMs;
     return new Promise<Device>((resolve) => {
       const timer = setTimeout(() => {
-        this.#m.timeouts++;
+        this.#c.metrics.timeouts++;
         this.#c.emit?.({ type: "timeout", timeoutMs });
         const error = new HdTimeoutError(
           `Device detection took longer than timeoutMs (${timeoutMs} ms); the request continued without it.`,
         );
+        ctx.budget.abort(error);
         resolve(this.#fallback(ctx, error, this.#c.mode));
       }, timeoutMs);
       timer.unref();
@@ -252,55 +199,62 @@ export class DeviceResolver {
     return this.#c.mode === "local" ? this.#detectLocal(ctx) : this.#detectCloud(ctx);
   }
 
+  /** One cloud detect for this request, aborted with its budget. */
+  #callCloud(ctx: Context, options: DetectParams["options"], sendIp: boolean): Promise<DetectReply> {
+    const cloud = this.#c.cloud;
+    if (cloud === undefined) return Promise.reject(new HdNetworkError("No cloud client is configured."));
+    const params: DetectParams = { signal: ctx.budget.signal };
+    if (options !== undefined) params.options = options;
+    if (sendIp && ctx.ip !== undefined) params.ipAddress = ctx.ip;
+    return Promise.resolve(cloud.detect(ctx.picked.headers, params));
+  }
+
   // ---- local mode: the engine answers the device, the cloud only geoip and legacy groups ----
 
   #detectLocal(ctx: Context): Device | Promise<Device> {
     const now = Date.now();
     const fresh = ctx.device !== undefined && ctx.device.expiresAt > now ? ctx.device.value : undefined;
-    let part: DevicePart;
-    let source: DeviceSource;
-    if (fresh !== undefined) {
-      part = fresh;
-      source = "memo";
-    } else {
-      const engine = this.#c.engine?.current();
-      if (engine === undefined) return this.#afterEngineLoads(ctx);
-      const local = this.#runLocal(ctx, engine);
-      if (isThenable(local)) return local.then((p) => this.#finishLocal(ctx, p, now));
-      if (local instanceof Error) return buildDevice(this.#unknown(ctx, local), "local", undefined, local);
-      part = local;
-      source = "local";
+    if (fresh !== undefined) return this.#finishLocal(ctx, fresh, "memo", now);
+    const engine = this.#c.engine?.current();
+    if (engine === undefined) return this.#afterEngineLoads(ctx);
+    const local = this.#runLocal(ctx, engine);
+    if (isThenable(local)) {
+      return local.then((part) =>
+        part instanceof Error
+          ? buildDevice(this.#unknown(ctx, part), "local", undefined, part)
+          : this.#finishLocal(ctx, part, "local", now),
+      );
     }
-    return this.#finishLocal(ctx, { part, source }, now);
+    if (local instanceof Error) return buildDevice(this.#unknown(ctx, local), "local", undefined, local);
+    return this.#finishLocal(ctx, local, "local", now);
   }
 
-  #finishLocal(
-    ctx: Context,
-    found: { part: DevicePart; source: DeviceSource } | Error,
-    now: number,
-  ): Device | Promise<Device> {
-    if (found instanceof Error) return buildDevice(this.#unknown(ctx, found), "local", undefined, found);
-    const { part, source } = found;
+  /** A local device, completed from the cloud with geoip and legacy groups when those are wanted. */
+  #finishLocal(ctx: Context, part: DevicePart, source: DeviceSource, now: number): Device | Promise<Device> {
     const needLegacy = source === "local" && this.#c.legacyOptions.length > 0 && part.reply.status === 0;
     const geoFresh = ctx.geo !== undefined && ctx.geo.expiresAt > now;
     const needGeo = ctx.ip !== undefined && !geoFresh;
-    const memoDevice = (p: DevicePart): void => {
+    const remember = (p: DevicePart): void => {
       if (source === "local") this.#c.memo?.set(ctx.picked.key, { kind: "device", ...p, source: "local" });
     };
-    if (!needLegacy) memoDevice(part);
+    if (!needLegacy) remember(part);
     if ((!needLegacy && !needGeo) || this.#c.cloud === undefined) {
       return buildDevice(part, source, ctx.geo?.value.geoip);
     }
     if (this.#c.skipBots && part.bot) {
-      this.#m.skippedBots++;
+      this.#c.metrics.skippedBots++;
       return buildDevice(part, source, ctx.geo?.value.geoip);
     }
     const options = [...(needLegacy ? this.#c.legacyOptions : []), ...(needGeo ? ["geoip"] : [])];
     const flightKey = `s:${needLegacy ? ctx.picked.key : ""}\u0002${needGeo ? ctx.ip : ""}`;
     return this.#flights.run(flightKey, async () => {
-      const answer = await this.#callCloud(ctx, options, needGeo);
-      if (answer instanceof Error) return buildDevice(part, source, ctx.geo?.value.geoip, answer);
-      if (answer === "quota") return buildDevice(part, source, ctx.geo?.value.geoip);
+      let answer: DetectReply;
+      try {
+        answer = await this.#callCloud(ctx, options, needGeo);
+      } catch (error) {
+        const failure = error instanceof QuotaSpentError ? undefined : toError(error);
+        return buildDevice(part, source, ctx.geo?.value.geoip, failure);
+      }
       const merged: DevicePart = needLegacy
         ? {
             reply: {
@@ -311,34 +265,26 @@ export class DeviceResolver {
             bot: part.bot,
           }
         : part;
-      if (needLegacy) memoDevice(merged);
+      if (needLegacy) remember(merged);
       const geoip = needGeo ? this.#rememberGeo(ctx.ip, answer.geoip) : ctx.geo?.value.geoip;
       return buildDevice(merged, source, geoip);
     });
   }
 
   /** Runs the local engine; an Error when it throws or answers garbage. */
-  #runLocal(
-    ctx: Context,
-    engine: Detector,
-  ): DevicePart | Error | Promise<{ part: DevicePart; source: "local" } | Error> {
+  #runLocal(ctx: Context, engine: Detector): DevicePart | Error | Promise<DevicePart | Error> {
     const bot = this.#isBot(ctx);
-    const wrap = (raw: unknown): DevicePart =>
-      withCrawlerHint({ reply: checkReply(raw), bot }, ctx.picked.userAgent);
-    this.#m.localDetections++;
+    const wrap = (raw: unknown): DevicePart | Error => {
+      try {
+        return withCrawlerHint({ reply: checkReply(raw), bot }, ctx.picked.userAgent);
+      } catch (error) {
+        return toError(error);
+      }
+    };
+    this.#c.metrics.localDetections++;
     try {
       const raw = engine.detect(ctx.picked.headers);
-      if (!isThenable(raw)) return wrap(raw);
-      return Promise.resolve(raw).then(
-        (r) => {
-          try {
-            return { part: wrap(r), source: "local" as const };
-          } catch (error) {
-            return toError(error);
-          }
-        },
-        (error: unknown) => toError(error),
-      );
+      return isThenable(raw) ? Promise.resolve(raw).then(wrap, toError) : wrap(raw);
     } catch (error) {
       return toError(error);
     }
@@ -359,14 +305,18 @@ export class DeviceResolver {
 
   #detectCloud(ctx: Context): Device | Promise<Device> {
     if (this.#c.skipBots && this.#isBot(ctx)) {
-      this.#m.skippedBots++;
+      this.#c.metrics.skippedBots++;
       return this.#withoutCloud(ctx, "Skipped: crawler (skipBots)", true);
     }
     const flightKey = ctx.ip === undefined ? ctx.picked.key : `${ctx.picked.key}\u0002${ctx.ip}`;
     return this.#flights.run(flightKey, async () => {
-      const reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined);
-      if (reply === "quota") return this.#withoutCloud(ctx, "Skipped: monthly cloud quota spent", false);
-      if (reply instanceof Error) return this.#fallback(ctx, reply, "cloud");
+      let reply: DetectReply;
+      try {
+        reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined);
+      } catch (error) {
+        if (error instanceof QuotaSpentError) return this.#withoutCloud(ctx, error.message, false);
+        return this.#fallback(ctx, toError(error), "cloud");
+      }
       const { geoip, ...rest } = reply;
       const part = withCrawlerHint({ reply: rest, bot: this.#isBot(ctx) }, ctx.picked.userAgent);
       this.#c.memo?.set(ctx.picked.key, { kind: "device", ...part, source: "cloud" });
@@ -377,80 +327,6 @@ export class DeviceResolver {
   #rememberGeo(ip: string | undefined, geoip: GeoIp | undefined): GeoIp | undefined {
     if (ip !== undefined && geoip !== undefined) this.#c.memo?.set(geoKey(ip), { kind: "geoip", geoip });
     return geoip;
-  }
-
-  /**
-   * One cloud detect through the quota guard and the breaker. Answers the reply (a 301 "nothing
-   * found" is a reply), `"quota"` when the budget is spent, or the error.
-   */
-  async #callCloud(
-    ctx: Context,
-    options: DetectParams["options"],
-    sendIp: boolean,
-  ): Promise<DetectReply | Error | "quota"> {
-    const { cloud, breaker, quota, metrics, emit } = this.#c;
-    if (cloud === undefined) return new HdNetworkError("No cloud client is configured.");
-    if (quota !== undefined && !quota.take()) {
-      metrics.refusedByQuota++;
-      return "quota";
-    }
-    if (!breaker.tryAcquire()) {
-      metrics.pausedByBreaker++;
-      quota?.refund();
-      const paused = new HdNetworkError(
-        `Cloud detection is paused for ${Math.ceil(breaker.retryInMs / 1000)} s after repeated failures.`,
-        { cause: breaker.lastError },
-      );
-      this.#paused.add(paused);
-      return paused;
-    }
-    const params: DetectParams = {};
-    if (options !== undefined) params.options = options;
-    if (sendIp && ctx.ip !== undefined) params.ipAddress = ctx.ip;
-    let settled = false;
-    let counted = false;
-    const watchdog = setTimeout(() => {
-      if (settled) return;
-      counted = true;
-      breaker.failure(new HdTimeoutError(`Cloud detect took longer than ${this.#c.timeoutMs} ms.`));
-    }, this.#c.timeoutMs);
-    watchdog.unref();
-    metrics.cloudCalls++;
-    const started = performance.now();
-    const settle = (failure: Error | undefined): void => {
-      const durationMs = performance.now() - started;
-      metrics.cloudCall(durationMs, failure);
-      emit?.({
-        type: "cloud-call",
-        durationMs,
-        ok: failure === undefined,
-        code: failure === undefined ? undefined : errorCode(failure),
-      });
-    };
-    try {
-      const reply = checkReply(await cloud.detect(ctx.picked.headers, params));
-      settle(undefined);
-      breaker.success();
-      return reply;
-    } catch (error) {
-      if (isHdNotFoundError(error)) {
-        settle(undefined);
-        breaker.success();
-        try {
-          return checkReply(error.reply);
-        } catch {
-          return { status: error.status, message: error.apiMessage, class: "Unknown" };
-        }
-      }
-      const failure = toError(error);
-      settle(failure);
-      if (!counted) breaker.failure(failure);
-      this.#c.debug("Cloud detection failed", { error: failure.message });
-      return failure;
-    } finally {
-      settled = true;
-      clearTimeout(watchdog);
-    }
   }
 
   /** No cloud call for this request (crawler, spent quota): memo, then local engine, then skipped. */
@@ -473,7 +349,7 @@ export class DeviceResolver {
       const local = this.#localNow(ctx);
       if (local !== undefined) return buildDevice(local, "local", geoip, error);
     }
-    const source: DeviceSource = this.#paused.has(error) ? "skipped" : attempted;
+    const source: DeviceSource = error instanceof CloudPausedError ? "skipped" : attempted;
     return buildDevice(this.#unknown(ctx, error), source, geoip, error);
   }
 

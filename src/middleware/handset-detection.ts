@@ -1,6 +1,7 @@
 // The middleware factory: `app.use(handsetDetection(options))` gives every request a typed device.
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import varyOn from "vary";
 import { MemoryStore } from "../cache/memory-store.js";
 import { HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
@@ -10,8 +11,8 @@ import { chooseDetectors } from "./detectors.js";
 import { buildDevice, type Device, noReply } from "./device.js";
 import { DeviceResolver } from "./device-resolver.js";
 import "./express-augmentation.js";
+import { GuardedCloud } from "./guarded-cloud.js";
 import { isThenable, Memo, type MemoValue } from "./memo.js";
-import { requestHeaders } from "./message-access.js";
 import {
   type HandsetDetectionEvent,
   type HandsetDetectionMetrics,
@@ -20,8 +21,6 @@ import {
 } from "./metrics.js";
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
 import { QuotaGuard } from "./quota.js";
-import { attachDevice } from "./request-device.js";
-import { addVary } from "./vary.js";
 
 /** The middleware returned by {@link handsetDetection}. */
 export interface HandsetDetectionMiddleware extends RequestHandler {
@@ -77,13 +76,12 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
       error: error instanceof Error ? error.message : String(error),
     });
-  let memo: Memo | undefined;
-  let memoryStore: MemoryStore<MemoValue> | undefined;
-  if (config.store !== undefined) memo = new Memo(config.store, config.ttlMs, storeError);
-  else if (config.cacheSize > 0) {
-    memoryStore = new MemoryStore<MemoValue>({ maxEntries: config.cacheSize });
-    memo = new Memo(memoryStore, config.ttlMs, storeError, true);
-  }
+  const memoryStore =
+    config.store === undefined && config.cacheSize > 0
+      ? new MemoryStore<MemoValue>({ maxEntries: config.cacheSize })
+      : undefined;
+  const memoStore = config.store ?? memoryStore;
+  const memo = memoStore === undefined ? undefined : new Memo(memoStore, config.ttlMs, storeError);
 
   const breaker = new CircuitBreaker({
     threshold: config.breakerThreshold,
@@ -120,18 +118,26 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
           },
         });
 
+  const cloud =
+    detectors.cloud === undefined
+      ? undefined
+      : new GuardedCloud({
+          cloud: detectors.cloud,
+          quota,
+          breaker,
+          metrics,
+          emit,
+          debug: (message, details) => logger.debug?.(message, details),
+        });
   const resolver = new DeviceResolver({
     mode: detectors.mode,
-    cloud: detectors.cloud,
+    cloud,
     engine: detectors.engine,
     memo,
     geoip,
     legacyOptions: config.legacyOptions,
     skipBots: config.skipBots,
     timeoutMs: config.timeoutMs,
-    quota,
-    breaker,
-    debug: (message, details) => logger.debug?.(message, details),
     metrics,
     emit,
   });
@@ -156,11 +162,14 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     picked: PickedHeaders,
     device: Device,
   ): void => {
-    attachDevice(req, res, device);
+    req.device = device;
+    // A plain http server's response has no `locals`.
+    if (res.locals !== undefined) res.locals.device = device;
     metrics.requests++;
     metrics.sources[device.source]++;
     if (device.status !== 0) metrics.unknownDevices++;
-    if (vary) addVary(res, picked.vary);
+    // A handler before this one may have answered already and called next(): Vary is too late then.
+    if (vary && !res.headersSent) varyOn(res, picked.vary);
     const error = device.error;
     if (error !== undefined) {
       metrics.requestError(error);
@@ -178,7 +187,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     res: Response,
     next: NextFunction,
   ): void {
-    const picked = pick(requestHeaders(req));
+    const picked = pick(req.headers);
     let result: Device | Promise<Device>;
     try {
       result = resolver.resolve(picked, geoip ? req.ip : undefined);

@@ -40,24 +40,11 @@ export class Memo {
   readonly #store: CacheStore<MemoValue>;
   readonly #ttlMs: number;
   readonly #onStoreError: (error: unknown) => void;
-  /** Whether this memo is the only writer to its store (the middleware's own in-memory store). */
-  readonly #ownsStore: boolean;
-  #writes = 0;
 
-  /**
-   * @param ownsStore whether nothing but this memo writes to `store`, which lets {@link version}
-   *   tell readers that the store still holds what they last read.
-   */
-  constructor(
-    store: CacheStore<MemoValue>,
-    ttlMs: number,
-    onStoreError: (error: unknown) => void,
-    ownsStore = false,
-  ) {
+  constructor(store: CacheStore<MemoValue>, ttlMs: number, onStoreError: (error: unknown) => void) {
     this.#store = store;
     this.#ttlMs = ttlMs;
     this.#onStoreError = onStoreError;
-    this.#ownsStore = ownsStore;
   }
 
   /** Reads an entry; synchronous when the store is. */
@@ -76,18 +63,8 @@ export class Memo {
     });
   }
 
-  /**
-   * Changes on every write. While it holds, a synchronous read of a key answers what it answered
-   * before (the same entry, or nothing), so a reader may keep that answer instead of reading again.
-   * `undefined` when the store is shared: others may write to it behind this memo's back.
-   */
-  get version(): number | undefined {
-    return this.#ownsStore ? this.#writes : undefined;
-  }
-
   /** Stores a value as fresh for `ttlMs`. Returns the entry written. */
   set(key: string, value: MemoValue, now = Date.now()): CacheEntry<MemoValue> {
-    this.#writes++;
     const entry: CacheEntry<MemoValue> = { value, storedAt: now, expiresAt: now + this.#ttlMs };
     try {
       const done = this.#store.set(key, entry);

@@ -2,8 +2,21 @@
 
 import type { Request } from "express";
 import type { CacheStore } from "../cache/types.js";
-import { describeOptionValue, HdOptionError } from "../errors.js";
-import { consoleLogger, type Logger } from "../logger.js";
+import type { Logger } from "../logger.js";
+import {
+  booleanOption,
+  choiceOption,
+  functionOption,
+  invalidOption,
+  type KnownOptions,
+  loggerOption,
+  millisecondsOption,
+  numberOption,
+  objectWithMethods,
+  optionsObject,
+  stringOption,
+  urlOption,
+} from "../options.js";
 import { suggestName } from "../suggest.js";
 import type { DetectOption, Detector } from "../types.js";
 import type { MemoValue } from "./memo.js";
@@ -94,7 +107,7 @@ export interface HandsetDetectionOptions {
 }
 
 /** Every option name, so that validation and docs cannot miss one. */
-export const KNOWN_OPTIONS: { readonly [K in keyof Required<HandsetDetectionOptions>]: true } = {
+export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
   client: true,
   engine: true,
   username: true,
@@ -169,51 +182,24 @@ export interface ResolvedOptions {
   ignoreHeaders: readonly string[];
 }
 
-const MAX_TIMER_MS = 2_147_483_647;
+/** Names people reach for, mapped to ours (lower case). */
+const ALIASES: Readonly<Record<string, string>> = {
+  timeout: "timeoutMs",
+  ttl: "ttlMs",
+  cache: "store",
+  quota: "monthlyQuota",
+  site: "siteId",
+  site_id: "siteId",
+  password: "secret",
+  user: "username",
+};
 
 /** The known option closest to `name`, when close enough to be a likely typo. */
 export function suggestOption(name: string): string | undefined {
-  return suggestName(name, Object.keys(KNOWN_OPTIONS));
+  return suggestName(name, Object.keys(KNOWN_OPTIONS), ALIASES);
 }
 
-const NO_VALUE = Symbol("no value");
-
-function fail(option: string, message: string, value: unknown = NO_VALUE, secret = false): never {
-  const shown = value === NO_VALUE ? "" : ` Got ${describeOptionValue(value, secret)}.`;
-  throw new HdOptionError(option, `${message}${shown}`);
-}
-
-function positiveMs(option: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-    fail(option, `expected a number of milliseconds between 1 and ${MAX_TIMER_MS}.`, value);
-  }
-  return value;
-}
-
-function integer(option: string, value: unknown, min: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    fail(option, `expected an integer of at least ${min}.`, value);
-  }
-  return value;
-}
-
-function boolean(option: string, value: unknown): boolean {
-  if (typeof value !== "boolean") fail(option, "expected true or false.", value);
-  return value;
-}
-
-function nonEmptyString(option: string, value: unknown, secret = false): string {
-  if (typeof value !== "string" || value.trim() === "")
-    fail(option, "expected a non-empty string.", value, secret);
-  return value;
-}
-
-function detector(option: string, value: unknown, what: string): Detector {
-  if (typeof value !== "object" || value === null || typeof (value as Detector).detect !== "function") {
-    fail(option, `expected ${what} (an object with a detect(headers, params) method).`, value);
-  }
-  return value as Detector;
-}
+const DETECTOR_METHODS = ["detect"] as const;
 
 /**
  * Validates the caller's options and applies defaults. Throws `HdOptionError` naming the option
@@ -222,84 +208,93 @@ function detector(option: string, value: unknown, what: string): Detector {
  */
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined) {
-    fail(
+    invalidOption(
       "options",
       "handsetDetection() needs an options object naming a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.",
     );
   }
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    fail("options", "expected an options object.", options);
-  }
-  const o = options as Record<string, unknown>;
-  if ("headers" in o && "method" in o && "socket" in o) {
-    fail(
+  if (typeof options === "object" && options !== null && "headers" in options && "socket" in options) {
+    invalidOption(
       "options",
       "handsetDetection was given a request: it is a factory. Write `app.use(handsetDetection({ ... }))`, not `app.use(handsetDetection)`.",
     );
   }
-  for (const key of Object.keys(o)) {
-    if (Object.hasOwn(KNOWN_OPTIONS, key)) continue;
-    const hint = suggestOption(key);
-    fail(key, `unknown option.${hint ? ` Did you mean \`${hint}\`?` : ""}`);
-  }
-  const opt = o as HandsetDetectionOptions & Record<string, unknown>;
+  const opt = optionsObject<HandsetDetectionOptions>(options, {
+    factory: "handsetDetection()",
+    known: KNOWN_OPTIONS,
+    usage: '{ cacheDir: "./hd-data" }',
+    aliases: ALIASES,
+  });
   const given = (key: keyof HandsetDetectionOptions): boolean => opt[key] !== undefined;
 
-  const client = given("client") ? detector("client", opt.client, "a cloud client (HdClient)") : undefined;
-  const engine = given("engine") ? detector("engine", opt.engine, "a local engine (LocalEngine)") : undefined;
+  const client = objectWithMethods<Detector>(
+    "client",
+    opt.client,
+    DETECTOR_METHODS,
+    "a cloud client (HdClient)",
+  );
+  const engine = objectWithMethods<Detector>(
+    "engine",
+    opt.engine,
+    DETECTOR_METHODS,
+    "a local engine (LocalEngine)",
+  );
 
   const credentialKeys = ["username", "secret", "siteId"] as const;
   const someCredentials = credentialKeys.filter((k) => given(k));
   let credentials: Credentials | undefined;
   if (someCredentials.length > 0) {
     const missing = credentialKeys.find((k) => !given(k));
-    if (missing)
-      fail(missing, `is needed together with ${someCredentials.map((k) => `\`${k}\``).join(", ")}.`);
-    if (client) fail("client", "give either `client` or `username`/`secret`/`siteId`, not both.");
+    if (missing) {
+      invalidOption(missing, `is needed together with ${someCredentials.map((k) => `\`${k}\``).join(", ")}.`);
+    }
+    if (client) invalidOption("client", "give either `client` or `username`/`secret`/`siteId`, not both.");
     const siteId = opt.siteId;
     if (!(typeof siteId === "number" && Number.isSafeInteger(siteId) && siteId > 0)) {
-      nonEmptyString("siteId", siteId);
+      stringOption("siteId", siteId);
     }
     credentials = {
-      username: nonEmptyString("username", opt.username),
-      secret: nonEmptyString("secret", opt.secret, true),
+      username: stringOption("username", opt.username, ""),
+      secret: stringOption("secret", opt.secret, "", true),
       siteId: siteId as string | number,
     };
   }
-  if (given("baseUrl")) {
-    const baseUrl = nonEmptyString("baseUrl", opt.baseUrl);
-    if (!credentials) fail("baseUrl", "only applies to a client built from `username`/`secret`/`siteId`.");
-    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-      fail("baseUrl", "expected an http(s) URL.", baseUrl);
-    }
-    credentials.baseUrl = baseUrl;
+  const baseUrl = urlOption("baseUrl", opt.baseUrl, ["http:", "https:"]);
+  if (baseUrl !== undefined) {
+    if (!credentials)
+      invalidOption("baseUrl", "only applies to a client built from `username`/`secret`/`siteId`.");
+    credentials.baseUrl = String(opt.baseUrl);
   }
 
-  const cacheDir = given("cacheDir") ? nonEmptyString("cacheDir", opt.cacheDir) : undefined;
-  if (engine && cacheDir !== undefined) fail("cacheDir", "give either `engine` or `cacheDir`, not both.");
+  const cacheDir = stringOption("cacheDir", opt.cacheDir);
+  if (engine && cacheDir !== undefined)
+    invalidOption("cacheDir", "give either `engine` or `cacheDir`, not both.");
 
-  const mode = opt.mode ?? DEFAULTS.mode;
-  if (mode !== "auto" && mode !== "local" && mode !== "cloud") {
-    fail("mode", 'expected "auto", "local" or "cloud".', mode);
-  }
+  const mode = choiceOption("mode", opt.mode, ["auto", "local", "cloud"], DEFAULTS.mode);
   const hasCloud = client !== undefined || credentials !== undefined;
   const hasLocal = engine !== undefined || cacheDir !== undefined;
-  if (mode === "cloud" && !hasCloud) {
-    fail("mode", '"cloud" needs `client` or `username`/`secret`/`siteId`.');
-  }
-  if (mode === "local" && !hasLocal) fail("mode", '"local" needs `engine` or `cacheDir`.');
+  if (mode === "cloud" && !hasCloud)
+    invalidOption("mode", '"cloud" needs `client` or `username`/`secret`/`siteId`.');
+  if (mode === "local" && !hasLocal) invalidOption("mode", '"local" needs `engine` or `cacheDir`.');
   if (!hasCloud && !hasLocal) {
-    fail("options", "name a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.");
+    invalidOption(
+      "options",
+      "name a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.",
+    );
   }
 
   let detectOptions: readonly string[] = [];
   if (given("detectOptions")) {
     const list = opt.detectOptions;
     if (!Array.isArray(list))
-      fail("detectOptions", 'expected an array of option words, e.g. ["geoip"].', list);
+      invalidOption("detectOptions", 'expected an array of option words, e.g. ["geoip"].', list);
     for (const word of list as unknown[]) {
       if (typeof word !== "string" || !/^[a-z0-9_]+$/i.test(word)) {
-        fail("detectOptions", "expected option words such as geoip, legacy, product_info, display.", word);
+        invalidOption(
+          "detectOptions",
+          "expected option words such as geoip, legacy, product_info, display.",
+          word,
+        );
       }
     }
     detectOptions = [...new Set((list as string[]).filter((w) => w !== "hd_specs"))];
@@ -307,41 +302,27 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   const geoip = detectOptions.includes("geoip");
   const legacyOptions = detectOptions.filter((w) => w !== "geoip");
 
-  const cacheSize = given("cacheSize") ? integer("cacheSize", opt.cacheSize, 0) : DEFAULTS.cacheSize;
-  const store = given("store") ? opt.store : undefined;
-  if (store !== undefined) {
-    const s = store as unknown as Record<string, unknown>;
-    if (
-      typeof s !== "object" ||
-      s === null ||
-      !["get", "set", "delete"].every((m) => typeof s[m] === "function")
-    ) {
-      fail("store", "expected a CacheStore (get, set and delete methods).", store);
-    }
-    if (given("cacheSize")) fail("cacheSize", "does not apply to a custom `store`: size the store itself.");
+  const store = objectWithMethods<CacheStore<MemoValue>>(
+    "store",
+    opt.store,
+    ["get", "set", "delete"],
+    "a CacheStore",
+  );
+  if (store !== undefined && given("cacheSize")) {
+    invalidOption("cacheSize", "does not apply to a custom `store`: size the store itself.");
   }
-
-  const logger = given("logger") ? opt.logger : consoleLogger;
-  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
-    fail("logger", "expected a logger with a warn(message, details) method.", logger);
-  }
-  const onError = given("onError") ? opt.onError : undefined;
-  if (onError !== undefined && typeof onError !== "function")
-    fail("onError", "expected a function.", onError);
-  const onEvent = given("onEvent") ? opt.onEvent : undefined;
-  if (onEvent !== undefined && typeof onEvent !== "function")
-    fail("onEvent", "expected a function.", onEvent);
 
   let ignoreHeaders: readonly string[] = [];
   if (given("ignoreHeaders")) {
     const list = opt.ignoreHeaders;
-    if (!Array.isArray(list)) fail("ignoreHeaders", "expected an array of header names.", list);
+    if (!Array.isArray(list)) invalidOption("ignoreHeaders", "expected an array of header names.", list);
     for (const name of list as unknown[]) {
       if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-        fail("ignoreHeaders", "expected lower-case header names.", name);
+        invalidOption("ignoreHeaders", "expected lower-case header names.", name);
       }
-      if (name === "user-agent")
-        fail("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
+      if (name === "user-agent") {
+        invalidOption("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
+      }
     }
     ignoreHeaders = [...(list as string[])];
   }
@@ -355,23 +336,28 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     detectOptions,
     geoip,
     legacyOptions,
-    timeoutMs: given("timeoutMs") ? positiveMs("timeoutMs", opt.timeoutMs) : DEFAULTS.timeoutMs,
-    cacheSize,
-    ttlMs: given("ttlMs") ? positiveMs("ttlMs", opt.ttlMs) : DEFAULTS.ttlMs,
+    timeoutMs: millisecondsOption("timeoutMs", opt.timeoutMs, DEFAULTS.timeoutMs),
+    cacheSize: numberOption("cacheSize", opt.cacheSize, { min: 0, integer: true }, DEFAULTS.cacheSize),
+    ttlMs: millisecondsOption("ttlMs", opt.ttlMs, DEFAULTS.ttlMs),
     store,
-    skipBots: given("skipBots") ? boolean("skipBots", opt.skipBots) : DEFAULTS.skipBots,
-    monthlyQuota: given("monthlyQuota") ? integer("monthlyQuota", opt.monthlyQuota, 1) : undefined,
-    breakerThreshold: given("breakerThreshold")
-      ? integer("breakerThreshold", opt.breakerThreshold, 1)
-      : DEFAULTS.breakerThreshold,
-    breakerCooldownMs: given("breakerCooldownMs")
-      ? positiveMs("breakerCooldownMs", opt.breakerCooldownMs)
-      : DEFAULTS.breakerCooldownMs,
-    failOpen: given("failOpen") ? boolean("failOpen", opt.failOpen) : DEFAULTS.failOpen,
-    onError,
-    onEvent,
-    logger,
-    vary: given("vary") ? boolean("vary", opt.vary) : DEFAULTS.vary,
+    skipBots: booleanOption("skipBots", opt.skipBots, DEFAULTS.skipBots),
+    monthlyQuota: numberOption("monthlyQuota", opt.monthlyQuota, { min: 1, integer: true }),
+    breakerThreshold: numberOption(
+      "breakerThreshold",
+      opt.breakerThreshold,
+      { min: 1, integer: true },
+      DEFAULTS.breakerThreshold,
+    ),
+    breakerCooldownMs: millisecondsOption(
+      "breakerCooldownMs",
+      opt.breakerCooldownMs,
+      DEFAULTS.breakerCooldownMs,
+    ),
+    failOpen: booleanOption("failOpen", opt.failOpen, DEFAULTS.failOpen),
+    onError: functionOption("onError", opt.onError),
+    onEvent: functionOption("onEvent", opt.onEvent),
+    logger: loggerOption("logger", opt.logger),
+    vary: booleanOption("vary", opt.vary, DEFAULTS.vary),
     ignoreHeaders,
   };
 }
@@ -386,7 +372,7 @@ export function checkCloudOnlyOptions(
   cloudAvailable: boolean,
 ): void {
   if (!local || cloudAvailable || resolved.detectOptions.length === 0) return;
-  fail(
+  invalidOption(
     "detectOptions",
     `${resolved.detectOptions.map((w) => `"${w}"`).join(", ")} cannot be answered by the local engine (local data has no geoip and no legacy groups). Give \`client\` or \`username\`/\`secret\`/\`siteId\` so they are fetched from the cloud, or drop them.`,
     resolved.detectOptions,

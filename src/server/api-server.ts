@@ -2,10 +2,18 @@
 
 import { open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbsolute, join, resolve } from "node:path";
-import { describeOptionValue, HdOptionError, isHdApiError } from "../errors.js";
-import { consoleLogger, type Logger } from "../logger.js";
-import { suggestName } from "../suggest.js";
+import { join, resolve } from "node:path";
+import { isHdApiError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import {
+  type KnownOptions,
+  loggerOption,
+  missingOption,
+  numberOption,
+  objectWithMethods,
+  optionsObject,
+  stringOption,
+} from "../options.js";
 import type {
   Detector,
   DeviceRecord,
@@ -81,7 +89,7 @@ export interface ApiServerOptions {
   logger?: Logger;
 }
 
-const KNOWN_OPTIONS: { readonly [K in keyof Required<ApiServerOptions>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<ApiServerOptions> = {
   engine: true,
   users: true,
   dataDir: true,
@@ -118,62 +126,40 @@ interface ResolvedConfig {
 }
 
 function optionalPath(value: unknown, option: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") {
-    throw new HdOptionError(option, `expected a non-empty file path, got ${describeOptionValue(value)}`);
-  }
-  return isAbsolute(value) ? value : resolve(value);
+  const path = stringOption(option, value);
+  return path === undefined ? undefined : resolve(path);
 }
 
 function resolveOptions(options: ApiServerOptions): ResolvedConfig {
-  if (typeof options !== "object" || options === null) {
-    throw new HdOptionError("options", "createApiServer needs an options object { engine, users }");
-  }
-  const known = Object.keys(KNOWN_OPTIONS);
-  for (const key of Object.keys(options)) {
-    if (!(key in KNOWN_OPTIONS)) {
-      const suggestion = suggestName(key, known);
-      throw new HdOptionError(
-        key,
-        `unknown option${suggestion === undefined ? "" : `. Did you mean \`${suggestion}\`?`} Valid options: ${known.join(", ")}`,
-      );
-    }
-  }
-  const engine = options.engine as Partial<ApiServerEngine> | undefined;
-  const methods = ["detect", "vendors", "models", "view", "whatHas"] as const;
-  if (typeof engine !== "object" || engine === null || methods.some((m) => typeof engine[m] !== "function")) {
-    throw new HdOptionError(
-      "engine",
-      "expected a detector with detect, vendors, models, view and whatHas methods (e.g. a LocalEngine)",
-    );
-  }
-  const users =
-    options.users instanceof Map ? resolveUsers([...options.users.values()]) : resolveUsers(options.users);
-  const dataDir = optionalPath(options.dataDir, "dataDir");
+  const o = optionsObject<ApiServerOptions>(options, {
+    factory: "createApiServer()",
+    known: KNOWN_OPTIONS,
+    usage: "{ engine, users }",
+  });
+  const methods = ["detect", "vendors", "models", "view", "whatHas"];
+  const engine =
+    objectWithMethods<ApiServerEngine>("engine", o.engine, methods, "a LocalEngine") ??
+    missingOption("engine", "a LocalEngine");
+  const users = o.users instanceof Map ? resolveUsers([...o.users.values()]) : resolveUsers(o.users);
+  const dataDir = optionalPath(o.dataDir, "dataDir");
   const specsFile =
-    optionalPath(options.specsFile, "specsFile") ??
+    optionalPath(o.specsFile, "specsFile") ??
     (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.specs));
   const treesFile =
-    optionalPath(options.treesFile, "treesFile") ??
+    optionalPath(o.treesFile, "treesFile") ??
     (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.trees));
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024) {
-    throw new HdOptionError(
-      "maxBodyBytes",
-      `expected an integer of at least 1024, got ${describeOptionValue(maxBodyBytes)}`,
-    );
-  }
-  const logger = options.logger ?? consoleLogger;
-  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
-    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
-  }
   return {
-    engine: engine as ApiServerEngine,
+    engine,
     users,
     specsFile,
     treesFile,
-    maxBodyBytes,
-    logger,
+    maxBodyBytes: numberOption(
+      "maxBodyBytes",
+      o.maxBodyBytes,
+      { min: 1024, integer: true, unit: "bytes" },
+      DEFAULT_MAX_BODY_BYTES,
+    ),
+    logger: loggerOption("logger", o.logger),
   };
 }
 

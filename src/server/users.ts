@@ -44,7 +44,7 @@ export function resolveUsers(value: unknown, option = "users"): UserTable {
     }
     const record = entry as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      if (!(key in USER_KEYS)) {
+      if (!Object.hasOwn(USER_KEYS, key)) {
         throw new HdOptionError(`${at}.${key}`, "unknown key; valid keys are username, secret, downloads");
       }
     }

@@ -5,8 +5,17 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
-import { describeOptionValue, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
-import { consoleLogger, type Logger, warnOnce } from "../logger.js";
+import { HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
+import { type Logger, warnOnce } from "../logger.js";
+import {
+  choiceOption,
+  type KnownOptions,
+  loggerOption,
+  missingOption,
+  objectWithMethods,
+  optionsObject,
+  stringOption,
+} from "../options.js";
 import type { DataSource, SyncDownloadProgress } from "./data-source.js";
 import { nodeStoreFileSystem, type StoreFileSystem } from "./store-fs.js";
 
@@ -58,7 +67,7 @@ export interface SyncResult {
   previous: EngineDataInfo | undefined;
 }
 
-const KNOWN: { [K in keyof Required<DataStoreOptions>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
   dir: true,
   source: true,
   logger: true,
@@ -128,43 +137,24 @@ export class DataStore {
 
   /** @throws {HdOptionError} naming the option for a missing `dir` or any bad option. */
   constructor(options: DataStoreOptions) {
-    if (options === null || typeof options !== "object") {
-      throw new HdOptionError("options", `expected an object, got ${describeOptionValue(options)}`);
-    }
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN, key)) {
-        throw new HdOptionError(key, `unknown option; known options are ${Object.keys(KNOWN).join(", ")}`);
-      }
-    }
-    const { dir, source, logger, matcher, fileSystem } = options;
-    if (typeof dir !== "string" || dir === "") {
-      throw new HdOptionError("dir", `expected a directory path, got ${describeOptionValue(dir)}`);
-    }
-    if (
-      source !== undefined &&
-      (source === null || typeof source.fetchSpecs !== "function" || typeof source.fetchTrees !== "function")
-    ) {
-      throw new HdOptionError(
-        "source",
-        "expected an object with fetchSpecs() and fetchTrees(), such as an HdClient",
-      );
-    }
-    if (logger !== undefined && (logger === null || typeof logger.warn !== "function")) {
-      throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
-    }
-    if (matcher !== undefined && matcher !== "compiled" && matcher !== "naive") {
-      throw new HdOptionError(
-        "matcher",
-        `expected "compiled" or "naive", got ${describeOptionValue(matcher)}`,
-      );
-    }
+    const o = optionsObject<DataStoreOptions>(options, {
+      factory: "new DataStore()",
+      known: KNOWN_OPTIONS,
+      usage: '{ dir: "./hd-data", source: client }',
+    });
+    const dir = stringOption("dir", o.dir) ?? missingOption("dir", "a directory path");
     this.dir = dir;
     this.specsFile = join(dir, SPECS_FILE_NAME);
     this.treesFile = join(dir, TREES_FILE_NAME);
-    this.source = source;
-    this.logger = logger ?? consoleLogger;
-    this.matcher = matcher ?? "compiled";
-    this.fs = fileSystem ?? nodeStoreFileSystem;
+    this.source = objectWithMethods<DataSource>(
+      "source",
+      o.source,
+      ["fetchSpecs", "fetchTrees"],
+      "an HdClient",
+    );
+    this.logger = loggerOption("logger", o.logger);
+    this.matcher = choiceOption("matcher", o.matcher, ["compiled", "naive"], "compiled");
+    this.fs = (o.fileSystem as StoreFileSystem | undefined) ?? nodeStoreFileSystem;
     this.warn = warnOnce(this.logger);
   }
 

@@ -1,9 +1,20 @@
 // Keeps a DataStore fresh in production: periodic sync with jitter, a status snapshot, and readiness.
 
 import type { LocalEngine } from "../engine/local-engine.js";
-import { describeOptionValue, HdOptionError, HdSyncError } from "../errors.js";
-import { consoleLogger, type Logger } from "../logger.js";
-import { suggestName } from "../suggest.js";
+import { HdSyncError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import {
+  booleanOption,
+  functionOption,
+  invalidOption,
+  type KnownOptions,
+  loggerOption,
+  MAX_TIMER_MS,
+  missingOption,
+  numberOption,
+  objectWithMethods,
+  optionsObject,
+} from "../options.js";
 import type { SyncOptions, SyncResult } from "./data-store.js";
 
 /** The store calls the refresher makes; a `DataStore` fits as it is. */
@@ -20,8 +31,6 @@ export interface RefreshableStore {
 
 /** Default time between two successful refreshes: one day. */
 export const DEFAULT_REFRESH_INTERVAL_MS = 24 * 60 * 60 * 1000;
-/** Longest delay a timer can wait (Node's limit). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Longest error message kept in the status. */
 const MAX_MESSAGE_CHARS = 500;
 
@@ -56,7 +65,7 @@ export interface DataRefresherOptions {
   random?: (() => number) | undefined;
 }
 
-const KNOWN_OPTIONS: { readonly [K in keyof Required<DataRefresherOptions>]: true } = {
+const KNOWN_OPTIONS: KnownOptions<DataRefresherOptions> = {
   store: true,
   intervalMs: true,
   jitterMs: true,
@@ -122,77 +131,34 @@ interface ResolvedOptions {
   random: () => number;
 }
 
-function duration(value: unknown, option: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > MAX_TIMER_MS) {
-    throw new HdOptionError(
-      option,
-      `expected a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}, got ${describeOptionValue(value)}`,
-    );
-  }
-  return value;
-}
-
-function optionalFunction<T>(value: T | undefined, option: string): T | undefined {
-  if (value !== undefined && typeof value !== "function") {
-    throw new HdOptionError(option, `expected a function, got ${describeOptionValue(value)}`);
-  }
-  return value;
-}
-
 function resolveOptions(options: DataRefresherOptions): ResolvedOptions {
-  if (typeof options !== "object" || options === null) {
-    throw new HdOptionError("options", "new DataRefresher needs an options object { store, intervalMs? }");
-  }
-  const known = Object.keys(KNOWN_OPTIONS);
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
-      const guess = suggestName(key, known, { interval: "intervalMs", jitter: "jitterMs" });
-      throw new HdOptionError(
-        key,
-        `unknown option${guess === undefined ? "" : `. Did you mean \`${guess}\`?`} Valid options: ${known.join(", ")}`,
-      );
-    }
-  }
-  const store = options.store as Partial<RefreshableStore> | undefined;
-  if (
-    typeof store !== "object" ||
-    store === null ||
-    typeof store.load !== "function" ||
-    typeof store.sync !== "function" ||
-    typeof store.hasCachedData !== "function"
-  ) {
-    throw new HdOptionError("store", "expected a DataStore (an object with load, sync and hasCachedData)");
-  }
-  const intervalMs = duration(options.intervalMs, "intervalMs", 1000, DEFAULT_REFRESH_INTERVAL_MS);
-  const jitterMs = duration(options.jitterMs, "jitterMs", 0, Math.floor(intervalMs / 10));
-  const retryDelayMs = duration(options.retryDelayMs, "retryDelayMs", 1, Math.min(intervalMs, 5 * 60_000));
+  const o = optionsObject<DataRefresherOptions>(options, {
+    factory: "new DataRefresher()",
+    known: KNOWN_OPTIONS,
+    usage: "{ store, intervalMs: 86400000 }",
+    aliases: { interval: "intervalMs", jitter: "jitterMs" },
+  });
+  const store =
+    objectWithMethods<RefreshableStore>("store", o.store, ["load", "sync", "hasCachedData"], "a DataStore") ??
+    missingOption("store", "a DataStore");
+  const wholeMs = (option: string, value: unknown, min: number, fallback: number): number =>
+    numberOption(option, value, { min, max: MAX_TIMER_MS, integer: true, unit: "milliseconds" }, fallback);
+  const intervalMs = wholeMs("intervalMs", o.intervalMs, 1000, DEFAULT_REFRESH_INTERVAL_MS);
+  const jitterMs = wholeMs("jitterMs", o.jitterMs, 0, Math.floor(intervalMs / 10));
+  const retryDelayMs = wholeMs("retryDelayMs", o.retryDelayMs, 1, Math.min(intervalMs, 5 * 60_000));
   if (Math.max(intervalMs, retryDelayMs) + jitterMs > MAX_TIMER_MS) {
-    throw new HdOptionError(
-      "jitterMs",
-      `intervalMs (or retryDelayMs) plus jitterMs must not exceed ${MAX_TIMER_MS}`,
-    );
-  }
-  if (options.syncOnStart !== undefined && typeof options.syncOnStart !== "boolean") {
-    throw new HdOptionError(
-      "syncOnStart",
-      `expected true or false, got ${describeOptionValue(options.syncOnStart)}`,
-    );
-  }
-  const logger = options.logger ?? consoleLogger;
-  if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
-    throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
+    invalidOption("jitterMs", `intervalMs (or retryDelayMs) plus jitterMs must not exceed ${MAX_TIMER_MS}.`);
   }
   return {
-    store: store as RefreshableStore,
+    store,
     intervalMs,
     jitterMs,
     retryDelayMs,
-    syncOnStart: options.syncOnStart ?? false,
-    onError: optionalFunction(options.onError, "onError"),
-    onRefresh: optionalFunction(options.onRefresh, "onRefresh"),
-    logger,
-    random: optionalFunction(options.random, "random") ?? Math.random,
+    syncOnStart: booleanOption("syncOnStart", o.syncOnStart, false),
+    onError: functionOption("onError", o.onError),
+    onRefresh: functionOption("onRefresh", o.onRefresh),
+    logger: loggerOption("logger", o.logger),
+    random: functionOption<() => number>("random", o.random) ?? Math.random,
   };
 }
 

@@ -333,8 +333,8 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       });
       expect(c.body).toMatchObject({ source: "memo", geoip: { city: "city-of-198.51.100.3" } });
       expect(client.calls.map((x) => x.params)).toEqual([
-        { options: ["geoip"], ipAddress: "198.51.100.1" },
-        { options: ["geoip"], ipAddress: "198.51.100.3" },
+        { options: ["geoip"], ipAddress: "198.51.100.1", signal: expect.any(AbortSignal) },
+        { options: ["geoip"], ipAddress: "198.51.100.3", signal: expect.any(AbortSignal) },
       ]);
       expect(engine.calls).toHaveLength(2);
     });
@@ -351,7 +351,10 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       expect(a.body).toMatchObject({ source: "local", display: { max_image_width: "750" } });
       expect(b.body).toMatchObject({ source: "memo", display: { max_image_width: "750" } });
       expect(client.calls).toHaveLength(1);
-      expect(client.calls[0]!.params).toEqual({ options: ["legacy", "display"] });
+      expect(client.calls[0]!.params).toEqual({
+        options: ["legacy", "display"],
+        signal: expect.any(AbortSignal),
+      });
     });
   });
 

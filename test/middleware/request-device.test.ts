@@ -31,7 +31,6 @@ describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
     });
     app.use("/sub", sub);
     app.get("/", (req, res) => {
-      // No own property: Express requests read the device through the prototype's accessor.
       res.json({
         class: req.device.class,
         same: res.locals.device === req.device,
@@ -41,8 +40,21 @@ describe.each(EXPRESS_VERSIONS)("req.device on %s", (_name, makeApp) => {
     await request(app)
       .get("/")
       .set("User-Agent", IPHONE_UA)
-      .expect(200, { class: "Mobile", same: true, own: false });
+      .expect(200, { class: "Mobile", same: true, own: true });
     await request(app).get("/sub").set("User-Agent", IPAD_UA).expect(200, { class: "Tablet", same: true });
+  });
+
+  it("keeps req.device when the app replaces res.locals", async () => {
+    const app = makeApp();
+    app.use(middleware());
+    app.use((_req, res, next) => {
+      res.locals = { title: "fresh" } as unknown as typeof res.locals;
+      next();
+    });
+    app.get("/", (req, res) => {
+      res.json({ class: req.device.class, locals: res.locals.device === undefined });
+    });
+    await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200, { class: "Mobile", locals: true });
   });
 
   it("keeps the device a sub-app attached once the request is back in the parent app", async () => {

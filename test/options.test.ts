@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../src/cache/memory-store.js";
+import { createRedisStore } from "../src/cache/redis-store.js";
+import { createTieredStore } from "../src/cache/tiered-store.js";
+import { sampleDataFiles } from "../src/cli/sample-data.js";
+import { HdClient } from "../src/client/index.js";
+import { LocalEngine } from "../src/engine/local-engine.js";
+import { HdOptionError } from "../src/errors.js";
+import { mobileRedirect } from "../src/middleware/adaptive.js";
+import { handsetDetection } from "../src/middleware/handset-detection.js";
+import {
+  booleanOption,
+  choiceOption,
+  MAX_TIMER_MS,
+  millisecondsOption,
+  numberOption,
+  optionsObject,
+  stringOption,
+  urlOption,
+} from "../src/options.js";
+import { createApiServer } from "../src/server/index.js";
+import { DataStore } from "../src/store/data-store.js";
+import { DataRefresher } from "../src/store/refresher.js";
+
+function optionError(run: () => unknown): HdOptionError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HdOptionError);
+    return error as HdOptionError;
+  }
+  throw new Error("expected an HdOptionError, but nothing was thrown");
+}
+
+const { specsPath, treesPath } = sampleDataFiles();
+const engine = await LocalEngine.fromFiles(specsPath, treesPath);
+const store = new MemoryStore();
+const users = [{ username: "u", secret: "s" }];
+const redisClient = { get: async () => null, set: async () => "OK", del: async () => 1 };
+const dataStore = new DataStore({ dir: "/tmp/unused-hd-dir" });
+
+/** Every factory, called with valid options plus `extra`. */
+const factories: Record<string, (extra: Record<string, unknown>) => unknown> = {
+  handsetDetection: (extra) => handsetDetection({ engine, ...extra }),
+  HdClient: (extra) => new HdClient({ username: "u", secret: "s", siteId: 1, ...extra }),
+  "LocalEngine.fromData": (extra) => LocalEngine.fromFiles(specsPath, treesPath, extra),
+  createApiServer: (extra) => createApiServer({ engine, users, ...extra }),
+  createRedisStore: (extra) => createRedisStore({ client: redisClient, ...extra }),
+  createTieredStore: (extra) => createTieredStore({ level1: store, level2: store, ...extra }),
+  MemoryStore: (extra) => new MemoryStore(extra),
+  DataStore: (extra) => new DataStore({ dir: "/tmp/unused-hd-dir", ...extra }),
+  DataRefresher: (extra) => new DataRefresher({ store: dataStore, ...extra }),
+  mobileRedirect: (extra) => mobileRedirect({ to: "https://m.example.com", ...extra }),
+};
+
+describe("every factory validates its options the same way", () => {
+  for (const [name, create] of Object.entries(factories)) {
+    it(`${name} rejects names inherited from Object.prototype as unknown options`, async () => {
+      for (const key of ["hasOwnProperty", "toString", "constructor"]) {
+        let caught: unknown;
+        try {
+          await create({ [key]: 5 });
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).toBeInstanceOf(HdOptionError);
+        expect((caught as HdOptionError).option).toBe(key);
+        expect((caught as HdOptionError).message).toMatch(/has no such option/);
+      }
+    });
+
+    it(`${name} suggests the closest name for a misspelt option`, async () => {
+      let caught: unknown;
+      try {
+        await create({ logerr: console });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(HdOptionError);
+      expect((caught as HdOptionError).code).toBe("ERR_HD_INVALID_OPTION");
+      expect((caught as HdOptionError).message).toMatch(/Did you mean `logger`\?|Valid options: /);
+    });
+  }
+
+  it("rejects createApiServer({ ..., hasOwnProperty: 1 }) and createRedisStore({ client, toString: 5 })", () => {
+    expect(optionError(() => createApiServer({ engine, users, hasOwnProperty: 1 } as never)).option).toBe(
+      "hasOwnProperty",
+    );
+    expect(optionError(() => createRedisStore({ client: redisClient, toString: 5 } as never)).option).toBe(
+      "toString",
+    );
+  });
+});
+
+describe("option checks", () => {
+  it("reads an options object and refuses what is not one", () => {
+    const spec = { factory: "make()", known: { a: true }, usage: "{ a: 1 }" } as const;
+    expect(optionsObject<{ a?: number }>({ a: 1 }, spec)).toEqual({ a: 1 });
+    for (const bad of [null, 5, "x", [1]]) {
+      const error = optionError(() => optionsObject(bad, spec));
+      expect(error.option).toBe("options");
+      expect(error.message).toContain("make() expects an options object, such as { a: 1 }.");
+    }
+  });
+
+  it("applies the fallback for undefined and shows a bad value in one message style", () => {
+    expect(booleanOption("flag", undefined, true)).toBe(true);
+    expect(optionError(() => booleanOption("flag", "yes")).message).toBe(
+      'Invalid option `flag`: expected true or false. Got "yes".',
+    );
+    expect(numberOption("n", undefined, { min: 0 }, 7)).toBe(7);
+    expect(optionError(() => numberOption("n", 1.5, { min: 1, integer: true })).message).toBe(
+      "Invalid option `n`: expected a whole number of at least 1. Got 1.5.",
+    );
+    expect(choiceOption("mode", undefined, ["a", "b"], "a")).toBe("a");
+    expect(optionError(() => choiceOption("mode", "c", ["a", "b"], "a")).message).toBe(
+      'Invalid option `mode`: expected "a", "b". Got "c".',
+    );
+  });
+
+  it("bounds milliseconds by what Node's timers accept", () => {
+    expect(millisecondsOption("waitMs", MAX_TIMER_MS, 1)).toBe(MAX_TIMER_MS);
+    expect(optionError(() => millisecondsOption("waitMs", MAX_TIMER_MS + 1, 1)).option).toBe("waitMs");
+    expect(optionError(() => millisecondsOption("waitMs", 0, 1)).option).toBe("waitMs");
+    expect(millisecondsOption("waitMs", 0, 1, 0)).toBe(0);
+  });
+
+  it("never shows a secret or a URL's password", () => {
+    const secret = optionError(() => stringOption("secret", "", undefined, true));
+    expect(secret.message).toContain("[redacted]");
+    const url = optionError(() =>
+      urlOption("proxy", "ftp://user:hunter2@proxy.example", ["http:", "https:"]),
+    );
+    expect(url.message).not.toContain("hunter2");
+    expect(url.message).toContain("ftp://[redacted]@proxy.example");
+  });
+});
