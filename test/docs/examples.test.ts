@@ -11,16 +11,25 @@ import { silentLogger } from "../../src/logger.js";
 import { DESKTOP_UA, IPAD_UA, IPHONE_UA } from "../middleware/helpers.js";
 import { ApiTestServer, type ApiTestServerOptions } from "../support/api-test-server.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
-import { EXAMPLES_DIR, type ExampleEnv, runExample, startExample } from "./support/run-example.js";
+import {
+  EXAMPLE_TIMEOUT_MS,
+  EXAMPLES_DIR,
+  type ExampleEnv,
+  runExample,
+  startExample,
+} from "./support/run-example.js";
 
 const PIXEL_8_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 
-/** The examples this file runs: a new example without a test here fails the first test. */
+/** Per test: a few child processes, each bounded by EXAMPLE_TIMEOUT_MS. */
+const TEST_TIMEOUT_MS = 3 * EXAMPLE_TIMEOUT_MS;
+
+/** The examples this file runs: a new example without a test here fails the last test. */
 const TESTED = new Set<string>();
 function exampleTest(file: string, name: string, body: () => Promise<void>): void {
   TESTED.add(file);
-  it.concurrent(`${file}: ${name}`, body);
+  it.concurrent(`${file}: ${name}`, body, TEST_TIMEOUT_MS);
 }
 
 let scratch: string;

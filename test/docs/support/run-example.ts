@@ -13,8 +13,8 @@ export const EXAMPLES_DIR = join(ROOT, "examples");
 
 const PRELOAD = fileURLToPath(new URL("./package-from-source.mjs", import.meta.url));
 
-/** Longest an example may run (a script) or take to start listening (a server). */
-const EXAMPLE_TIMEOUT_MS = 15_000;
+/** Longest an example may run (a script) or take to start listening (a server): generous, for a busy machine. */
+export const EXAMPLE_TIMEOUT_MS = 30_000;
 
 /** Environment variables of an example run: nothing from the test's own environment but the basics. */
 export type ExampleEnv = Readonly<Record<string, string>>;
@@ -76,7 +76,7 @@ async function withScratchDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs a script example to its end (killed after 15 s) in a scratch working directory. */
+/** Runs a script example to its end (killed after {@link EXAMPLE_TIMEOUT_MS}) in a scratch working directory. */
 export function runExample(file: string, env: ExampleEnv = {}): Promise<ExampleResult> {
   return withScratchDir(async (cwd) => {
     const child = spawnExample(file, env, cwd);
@@ -120,7 +120,10 @@ export async function startExample(file: string, env: ExampleEnv = {}): Promise<
     return { code, signal, stdout: output.stdout(), stderr: output.stderr() };
   };
   const port = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} did not start listening within 15 s`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${file} did not start listening within ${EXAMPLE_TIMEOUT_MS} ms`)),
+      EXAMPLE_TIMEOUT_MS,
+    );
     const check = (): void => {
       const match = /http:\/\/localhost:(\d+)/.exec(output.stdout());
       if (match?.[1] !== undefined) {
