@@ -118,6 +118,15 @@ export function buildDevice(
   return Object.freeze(device);
 }
 
+/**
+ * The device with `general_language` set to the visitor's own language (the memo keeps one answer
+ * per device, whatever the language of the visitor it was detected for).
+ */
+export function withLanguage(device: Device, language: string): Device {
+  if (device.specs.general_language === language) return device;
+  return Object.freeze({ ...device, specs: Object.freeze({ ...device.specs, general_language: language }) });
+}
+
 /** A reply for "no detection ran": status `-1`, the given message, and a class hinted for crawlers. */
 export function noReply(message: string, bot: boolean, userAgent: string): DevicePart {
   return { reply: { status: -1, message, class: bot ? classHintFromUserAgent(userAgent) : "Unknown" }, bot };

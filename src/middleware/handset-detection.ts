@@ -5,10 +5,11 @@ import varyOn from "vary";
 import { MemoryStore } from "../cache/memory-store.js";
 import { HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
+import { preferredLanguage } from "./accept-language.js";
 import { CircuitBreaker } from "./breaker.js";
 import { createHeaderPicker, type PickedHeaders } from "./detection-headers.js";
 import { chooseDetectors } from "./detectors.js";
-import { buildDevice, type Device, noReply } from "./device.js";
+import { buildDevice, type Device, noReply, withLanguage } from "./device.js";
 import { DeviceResolver } from "./device-resolver.js";
 import "./express-augmentation.js";
 import { GuardedCloud } from "./guarded-cloud.js";
@@ -141,7 +142,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     metrics,
     emit,
   });
-  const pick = createHeaderPicker(config.ignoreHeaders);
+  const pick = createHeaderPicker({ allow: config.allowHeaders, ignore: config.ignoreHeaders });
 
   const reportError = (error: Error, req: Request): void => {
     if (onError === undefined) return;
@@ -160,8 +161,9 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     res: Response,
     next: NextFunction,
     picked: PickedHeaders,
-    device: Device,
+    detected: Device,
   ): void => {
+    const device = withLanguage(detected, preferredLanguage(picked.acceptLanguage));
     req.device = device;
     // A plain http server's response has no `locals`.
     if (res.locals !== undefined) res.locals.device = device;

@@ -102,7 +102,15 @@ export interface HandsetDetectionOptions {
   logger?: Logger;
   /** Set `Vary` for the detection headers on every response (default `true`). */
   vary?: boolean;
-  /** Lower-case header names never to send for detection, on top of the built-in exclusions (e.g. `accept-language`). */
+  /**
+   * More lower-case request header names to detect on, besides the built-in allow-list (the
+   * detection headers and the `x-*` headers that carry a device's own user-agent; see
+   * `DETECTION_HEADERS`), e.g. `["x-att-deviceid"]`. They are sent to the cloud, read by the local
+   * engine and part of the memo key. Headers that carry credentials or subscriber identities
+   * (`cookie`, `authorization`, `x-msisdn`, ...) are refused.
+   */
+  allowHeaders?: readonly string[];
+  /** Lower-case header names never to send for detection, though allowed (e.g. `x-requested-with`). */
   ignoreHeaders?: readonly string[];
 }
 
@@ -130,6 +138,7 @@ export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
   onEvent: true,
   logger: true,
   vary: true,
+  allowHeaders: true,
   ignoreHeaders: true,
 };
 
@@ -179,6 +188,7 @@ export interface ResolvedOptions {
   onEvent: ((event: HandsetDetectionEvent) => void) | undefined;
   logger: Logger;
   vary: boolean;
+  allowHeaders: readonly string[];
   ignoreHeaders: readonly string[];
 }
 
@@ -200,6 +210,39 @@ export function suggestOption(name: string): string | undefined {
 }
 
 const DETECTOR_METHODS = ["detect"] as const;
+
+/**
+ * Headers that no option can put on the allow-list: credentials, cookies, client addresses, and
+ * the subscriber identities operator gateways add.
+ */
+const PRIVATE_HEADERS: ReadonlySet<string> = new Set([
+  "cookie",
+  "authorization",
+  "proxy-authorization",
+  "x-forwarded-for",
+  "forwarded",
+  "x-real-ip",
+  "x-msisdn",
+  "x-imsi",
+  "x-up-subno",
+  "x-nokia-msisdn",
+  "x-huawei-imsi",
+  "x-wap-clientid",
+  "x-up-calling-line-id",
+  "x-network-info",
+]);
+
+/** A list option of lower-case header names. */
+function headerNames(option: string, value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) invalidOption(option, "expected an array of header names.", value);
+  for (const name of value as unknown[]) {
+    if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      invalidOption(option, "expected lower-case header names.", name);
+    }
+  }
+  return [...new Set(value as string[])];
+}
 
 /**
  * Validates the caller's options and applies defaults. Throws `HdOptionError` naming the option
@@ -312,19 +355,19 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     invalidOption("cacheSize", "does not apply to a custom `store`: size the store itself.");
   }
 
-  let ignoreHeaders: readonly string[] = [];
-  if (given("ignoreHeaders")) {
-    const list = opt.ignoreHeaders;
-    if (!Array.isArray(list)) invalidOption("ignoreHeaders", "expected an array of header names.", list);
-    for (const name of list as unknown[]) {
-      if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-        invalidOption("ignoreHeaders", "expected lower-case header names.", name);
-      }
-      if (name === "user-agent") {
-        invalidOption("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
-      }
+  const ignoreHeaders = headerNames("ignoreHeaders", opt.ignoreHeaders);
+  if (ignoreHeaders.includes("user-agent")) {
+    invalidOption("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
+  }
+  const allowHeaders = headerNames("allowHeaders", opt.allowHeaders);
+  for (const name of allowHeaders) {
+    if (PRIVATE_HEADERS.has(name)) {
+      invalidOption(
+        "allowHeaders",
+        "carries credentials or personal data: it is never sent for detection.",
+        name,
+      );
     }
-    ignoreHeaders = [...(list as string[])];
   }
 
   return {
@@ -358,6 +401,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     onEvent: functionOption("onEvent", opt.onEvent),
     logger: loggerOption("logger", opt.logger),
     vary: booleanOption("vary", opt.vary, DEFAULTS.vary),
+    allowHeaders,
     ignoreHeaders,
   };
 }

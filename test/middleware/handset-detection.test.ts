@@ -113,7 +113,6 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
         .set("Accept", "text/html");
       expect(client.calls).toHaveLength(1);
       expect(Object.keys(client.calls[0]!.headers).sort()).toEqual([
-        "accept-language",
         "user-agent",
         "x-operamini-phone-ua",
         "x-wap-profile",
@@ -159,10 +158,32 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       const client = fakeCloud();
       const app = deviceApp(
         makeApp,
-        handsetDetection({ client, ignoreHeaders: ["accept-language"], logger: silentLogger }),
+        handsetDetection({ client, ignoreHeaders: ["x-requested-with"], logger: silentLogger }),
       );
-      await request(app).get("/").set("User-Agent", IPHONE_UA).set("Accept-Language", "de");
-      await request(app).get("/").set("User-Agent", IPHONE_UA).set("Accept-Language", "fr");
+      await request(app).get("/").set("User-Agent", IPHONE_UA).set("X-Requested-With", "com.example.app");
+      await request(app).get("/").set("User-Agent", IPHONE_UA).set("X-Requested-With", "XMLHttpRequest");
+      expect(client.calls).toHaveLength(1);
+      expect(client.calls[0]!.headers["x-requested-with"]).toBeUndefined();
+    });
+
+    it("detects once per device whatever the visitor's language, and gives each visitor their own general_language", async () => {
+      const client = fakeCloud();
+      const app = makeApp();
+      app.use(handsetDetection({ client, logger: silentLogger }));
+      app.get("/", (req, res) => {
+        res.json({ source: req.device.source, language: req.device.specs.general_language });
+      });
+      const get = (language?: string) => {
+        const r = request(app).get("/").set("User-Agent", IPHONE_UA);
+        return language === undefined ? r : r.set("Accept-Language", language);
+      };
+      expect((await get("en-GB,en;q=0.9")).body).toEqual({ source: "cloud", language: "en-GB" });
+      expect((await get("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5")).body).toEqual({
+        source: "memo",
+        language: "fr-CH",
+      });
+      expect((await get("de;q=0.5, pt-BR")).body).toEqual({ source: "memo", language: "pt-BR" });
+      expect((await get()).body).toEqual({ source: "memo", language: "" });
       expect(client.calls).toHaveLength(1);
       expect(client.calls[0]!.headers["accept-language"]).toBeUndefined();
     });
