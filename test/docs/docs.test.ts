@@ -100,6 +100,7 @@ const OPTIONS: Record<string, readonly string[]> = {
     onEvent: true,
     logger: true,
     vary: true,
+    allowHeaders: true,
     ignoreHeaders: true,
   } satisfies { [K in keyof Required<HandsetDetectionOptions>]: true }),
   HdClientOptions: Object.keys({
