@@ -20,6 +20,7 @@ export type { EngineData, EngineDataInfo } from "./engine/engine-data.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";
 export type { DetectionExplanation, LocalViewReply, MatchExplanation } from "./engine/local-engine.js";
 export { LocalEngine } from "./engine/local-engine.js";
+export { sampleDataFiles, sampleEngine } from "./engine/sample-engine.js";
 export type { HdErrorCode, HdErrorContext } from "./errors.js";
 export {
   describeOptionValue,

@@ -14,7 +14,6 @@ import type {
 } from "../types.js";
 import { type CommandContext, credentials, dataDir, flag, note, timeoutMs } from "./context.js";
 import { CliError, UsageError } from "./exit-codes.js";
-import { sampleDataFiles } from "./sample-data.js";
 
 /** The data sources `--source` accepts. */
 export const SOURCE_KINDS = ["auto", "local", "cloud", "sample"] as const;
@@ -162,6 +161,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         context,
         "using the SAMPLE database (about 60 devices). For the real one: a licence with downloads, then `hd3 sync`.",
       );
+      const { sampleDataFiles } = await import("../engine/sample-engine.js");
       const { specsPath, treesPath } = sampleDataFiles();
       return openLocal("sample", specsPath, treesPath);
     }

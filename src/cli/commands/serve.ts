@@ -10,7 +10,6 @@ import type { DataStore } from "../../store/data-store.js";
 import { type CommandContext, flag, note } from "../context.js";
 import { stderrLogger } from "../data-source.js";
 import { CliError, UsageError } from "../exit-codes.js";
-import { sampleDataFiles } from "../sample-data.js";
 
 /** Port `hd3 serve` listens on without `--port`. */
 export const DEFAULT_SERVE_PORT = 8080;
@@ -77,6 +76,7 @@ interface ServedData {
 async function openData(context: CommandContext): Promise<ServedData> {
   const given = flag(context, "data-dir");
   if (given === undefined) {
+    const { sampleDataFiles } = await import("../../engine/sample-engine.js");
     const { specsPath, treesPath } = sampleDataFiles();
     const { LocalEngine } = await import("../../engine/local-engine.js");
     const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });

@@ -1,0 +1,18 @@
+// A self-hosted API v3 server in an Express app: HD_DATA_DIR=./hd-data HD_USERS_FILE=users.json node examples/api-server.js
+import { join } from "node:path";
+import express from "express";
+import { createApiServer, LocalEngine, loadUsersFile } from "express-handset-detection";
+
+// #region server
+const dataDir = process.env.HD_DATA_DIR ?? "./hd-data"; // filled by `hd3 sync --data-dir ./hd-data`
+const engine = await LocalEngine.fromFiles(join(dataDir, "hd3specs.json"), join(dataDir, "hd3trees.json"));
+const app = express();
+app.use(
+  createApiServer({
+    engine, // answers detect, vendors, models, view, whathas
+    dataDir, // hd3specs.json and hd3trees.json, served by fetchspecs and fetchtrees
+    users: await loadUsersFile(process.env.HD_USERS_FILE ?? "users.json"), // or inline: [{ username, secret, downloads }]
+  }),
+);
+// #endregion server
+const server = app.listen(process.env.PORT ?? 8080, () => console.log(`http://localhost:${server.address().port}`));

@@ -1,0 +1,25 @@
+// A memo shared by every instance through Redis (npm install ioredis):
+// REDIS_URL=redis://127.0.0.1:6379 HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/redis-memo.js
+import express from "express";
+import { createRedisStore, createTieredStore, handsetDetection, MemoryStore } from "express-handset-detection";
+
+// #region tiered
+const store = createTieredStore({
+  level1: new MemoryStore({ maxEntries: 10_000 }), // per process, answered synchronously
+  level2: createRedisStore({ url: process.env.REDIS_URL, keyPrefix: "myapp:hd3:" }), // shared by the fleet
+});
+const app = express();
+app.use(
+  handsetDetection({
+    username: process.env.HD_USERNAME,
+    secret: process.env.HD_SECRET,
+    siteId: process.env.HD_SITE_ID,
+    baseUrl: process.env.HD_BASE_URL, // unset: the vendor's service
+    store,
+  }),
+);
+app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));
+const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+
+process.once("SIGTERM", () => server.close(() => store.close())); // closes both levels
+// #endregion tiered
