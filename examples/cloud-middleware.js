@@ -22,7 +22,7 @@ app.use(
     cacheSize: 10_000, // memoised detections kept in memory (0 = no memo)
     ttlMs: 24 * 60 * 60 * 1000, // how long a memoised detection is fresh
     skipBots: true, // no cloud detection for crawlers (the default)
-    monthlyQuota: 20_000, // cloud detections per month in this process; then "skipped"
+    monthlyQuota: 20_000, // cloud detections per month (the fleet's, with a Redis store); then "skipped"
     onError: (error, req) => console.warn("detection failed", req.path, error.code),
   }),
 );

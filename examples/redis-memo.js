@@ -16,6 +16,7 @@ app.use(
     siteId: process.env.HD_SITE_ID,
     baseUrl: process.env.HD_BASE_URL, // unset: the vendor's service
     store,
+    monthlyQuota: 20_000, // counted for the whole fleet in Redis
   }),
 );
 app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));

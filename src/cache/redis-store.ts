@@ -19,7 +19,7 @@ import type { CacheEntry, CacheStore } from "./types.js";
  */
 export interface RedisLikeClient {
   get(key: string): Promise<string | null>;
-  set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
+  set(key: string, value: string, mode: "PX", ttlMs: number, condition?: "NX"): Promise<unknown>;
   del(key: string): Promise<unknown>;
   /** Runs a Lua script (ioredis' signature): used by `incrementCounter`, which answers nothing without it. */
   eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
@@ -85,6 +85,8 @@ export interface RedisStore<V> extends CacheStore<V> {
   get(key: string): Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): Promise<void>;
   delete(key: string): Promise<void>;
+  /** SET NX PX: `true` when this caller got the key; `undefined` while Redis does not answer. */
+  claim(key: string, ttlMs: number): Promise<boolean | undefined>;
   /** One atomic INCRBY and PEXPIREAT (a Lua script); `undefined` while Redis does not answer. */
   incrementCounter(key: string, by: number, expiresAt: number): Promise<number | undefined>;
   close(): Promise<void>;
@@ -311,6 +313,12 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     },
     async delete(key) {
       await run((client) => client.del(prefixed(key)));
+    },
+    async claim(key, ttlMs) {
+      const reply = await run((client) =>
+        client.set(prefixed(key), "1", "PX", Math.max(1, Math.ceil(ttlMs)), "NX"),
+      );
+      return reply === undefined ? undefined : reply === "OK";
     },
     async incrementCounter(key, by, expiresAt) {
       if (!canCount) return undefined;

@@ -81,6 +81,11 @@ export function createTieredStore<V>(options: TieredStoreOptions<V>): Required<C
     async delete(key) {
       await Promise.all([settle(() => level1.delete(key)), settle(() => level2.delete(key))]);
     },
+    // Claims are for the fleet: only a shared level 2 can make them.
+    claim(key, ttlMs) {
+      if (level2.claim === undefined) return undefined;
+      return settle(() => level2.claim!(key, ttlMs));
+    },
     // The shared level counts for the fleet; level 1 only when level 2 cannot count at all.
     incrementCounter(key, by, expiresAt) {
       const counting = level2.incrementCounter !== undefined ? level2 : level1;

@@ -29,6 +29,12 @@ export interface CacheStore<V> {
     by: number,
     expiresAt: number,
   ): number | undefined | Promise<number | undefined>;
+  /**
+   * Claims `key` for `ttlMs` unless someone else holds it: `true` when this caller got it, `false`
+   * when another holds it, `undefined` when the store cannot tell. Optional: a store shared by a
+   * fleet offers it so that one instance detects a new device while the others wait for its answer.
+   */
+  claim?(key: string, ttlMs: number): boolean | undefined | Promise<boolean | undefined>;
   /** Releases connections and timers. */
   close?(): void | Promise<void>;
 }

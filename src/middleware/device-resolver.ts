@@ -1,5 +1,6 @@
 // Turns a request's detection headers (and IP) into a Device: memo, local engine, cloud, fallbacks.
 
+import { setTimeout as delay } from "node:timers/promises";
 import { isbot } from "isbot";
 import type { CacheEntry } from "../cache/types.js";
 import { HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
@@ -54,6 +55,9 @@ export interface ResolverConfig {
 }
 
 type Entry = CacheEntry<MemoValue> | undefined;
+
+/** How often an instance waiting for another instance's detection looks in the shared memo. */
+const PEER_POLL_MS = 20;
 
 /** What is known about one request while a detection is worked out (memo misses only). */
 interface Context {
@@ -310,6 +314,11 @@ export class DeviceResolver {
     }
     const flightKey = ctx.ip === undefined ? ctx.picked.key : `${ctx.picked.key}\u0002${ctx.ip}`;
     return this.#flights.run(flightKey, async () => {
+      const peer = await this.#answerOfPeer(ctx);
+      if (peer !== undefined) {
+        this.#c.metrics.peerAnswers++;
+        return buildDevice(peer.value, "memo", undefined);
+      }
       let reply: DetectReply;
       try {
         reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined);
@@ -322,6 +331,26 @@ export class DeviceResolver {
       this.#c.memo?.set(ctx.picked.key, { kind: "device", ...part, source: "cloud" });
       return buildDevice(part, "cloud", ctx.ip !== undefined ? this.#rememberGeo(ctx.ip, geoip) : undefined);
     });
+  }
+
+  /**
+   * When another instance of the fleet is already detecting this device (it holds the claim in the
+   * shared store), waits for its answer in the memo, at most half the budget: one cloud detection
+   * per device for the whole fleet. `undefined`: detect here (the claim is ours, the store cannot
+   * claim, or the other instance did not answer in time).
+   */
+  async #answerOfPeer(ctx: Context): Promise<CacheEntry<MemoDevice> | undefined> {
+    const memo = this.#c.memo;
+    if (memo === undefined || ctx.ip !== undefined) return undefined;
+    if ((await memo.claim(ctx.picked.key, this.#c.timeoutMs)) !== false) return undefined;
+    const deadline = Date.now() + this.#c.timeoutMs / 2;
+    const { signal } = ctx.budget;
+    while (!signal.aborted && Date.now() < deadline) {
+      await delay(PEER_POLL_MS, undefined, { ref: false });
+      const entry = asDevice(await memo.get(ctx.picked.key));
+      if (entry !== undefined && entry.expiresAt > Date.now()) return entry;
+    }
+    return undefined;
   }
 
   #rememberGeo(ip: string | undefined, geoip: GeoIp | undefined): GeoIp | undefined {

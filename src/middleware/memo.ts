@@ -75,6 +75,21 @@ export class Memo {
     return entry;
   }
 
+  /**
+   * Claims the detection of `key` for the fleet, for `ttlMs`: `true` when this instance should
+   * detect, `false` when another instance is detecting it, `undefined` when the store cannot tell
+   * (no shared store, or it failed).
+   */
+  async claim(key: string, ttlMs: number): Promise<boolean | undefined> {
+    if (this.#store.claim === undefined) return undefined;
+    try {
+      return await this.#store.claim(`f:${key}`, ttlMs);
+    } catch (error) {
+      this.#onStoreError(error);
+      return undefined;
+    }
+  }
+
   /** Releases the store. */
   async close(): Promise<void> {
     await this.#store.close?.();

@@ -78,6 +78,11 @@ export interface HandsetDetectionMetrics {
     readonly misses: number;
     /** `hits / (hits + misses)` (0 before the first lookup). */
     readonly hitRatio: number;
+    /**
+     * Misses answered by another instance's detection: with a shared store (Redis), one instance
+     * claims a new device and detects it while the others wait for its answer in the memo.
+     */
+    readonly peerAnswers: number;
     /** Entries held by the default in-memory memo; `undefined` with a custom `store` or no memo. */
     readonly size: number | undefined;
     /** The most entries the default memo holds (`cacheSize`); `undefined` with a custom `store` or no memo. */
@@ -160,6 +165,7 @@ export class MetricsRecorder {
   skippedBots = 0;
   memoHits = 0;
   memoMisses = 0;
+  peerAnswers = 0;
   cloudCalls = 0;
   cloudErrors = 0;
   pausedByBreaker = 0;
@@ -249,6 +255,7 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
       hits: m.memoHits,
       misses: m.memoMisses,
       hitRatio: ratio(m.memoHits, m.memoHits + m.memoMisses),
+      peerAnswers: m.peerAnswers,
       size: state.memoSize,
       maxEntries: state.memoMaxEntries,
     },

@@ -1,13 +1,16 @@
 // Load proof: autocannon against an app in cloud mode whose "cloud" is the self-hosted server (loopback only).
 //
 // usage: npm run bench:load     (LOAD_SECONDS=10, LOAD_CONNECTIONS=32, LOAD_KEYS=2000 to change)
-// The app (middleware + HdClient) and the API server (createApiServer on a LocalEngine) run in a
-// child process; autocannon runs here. User-agents: 2,000 distinct, from the real 2014 header
+// The API server (createApiServer on a LocalEngine) and each app (middleware + HdClient) run in
+// child processes; autocannon runs here. User-agents: 2,000 distinct, from the real 2014 header
 // sets in ../shared/hd3-real (with the real trees and synthetic specs), or from the sample
-// database when that folder is absent, sent in a skewed (Zipf, s = 1) mix. PASS when the server
-// answered exactly one detection per distinct user-agent the app received.
+// database when that folder is absent, sent in a skewed (Zipf, s = 1) mix, each request with one
+// of six Accept-Language values at random. Two runs: one app with its in-memory memo, then two
+// apps sharing a real redis-server (skipped when redis-server is absent). PASS when the server
+// answered exactly one detection per distinct device key (user-agent) the apps received: cloud
+// detections / distinct device keys = 1.00.
 
-import { execFileSync, fork } from "node:child_process";
+import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,12 +19,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import express from "express";
+import { MemoryStore } from "../../src/cache/memory-store.js";
+import { createRedisStore } from "../../src/cache/redis-store.js";
+import { createTieredStore } from "../../src/cache/tiered-store.js";
 import { HdClient } from "../../src/client/index.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/middleware/memo.js";
 import type { HandsetDetectionMetrics } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";
+import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
@@ -34,24 +42,43 @@ const REAL = fileURLToPath(new URL("../../../shared/hd3-real/", import.meta.url)
 const SYNTH = fileURLToPath(new URL("../../../shared/tools/synth-specs.mjs", import.meta.url));
 const SAMPLE = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 
-/** What the child reports after the run. */
-interface Stats {
-  serverDetections: number;
-  distinctKeys: number;
+/** What an app process reports after the run. */
+interface AppStats {
+  /** The distinct user-agents it received: the device keys (the only detection header sent). */
+  userAgents: string[];
   requests: number;
   metrics: HandsetDetectionMetrics;
 }
 
-// ---------------------------------------------------------------- child: API server + app
+// ---------------------------------------------------------------- children: the API server, the apps
 
-async function serve(specsFile: string, treesFile: string): Promise<void> {
+/** Child process: the self-hosted API server on the data; answers "stats" with its detect count. */
+async function serveApi(specsFile: string, treesFile: string): Promise<void> {
   const engine = await LocalEngine.fromFiles(specsFile, treesFile);
   const api = createApiServer({ engine, users: [USER], logger: silentLogger });
-  const apiServer = createServer(api);
-  await new Promise<void>((resolve) => apiServer.listen(0, "127.0.0.1", resolve));
-  const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
+  const server = createServer(api);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.on("message", (message) => {
+    if (message === "stats") process.send?.({ serverDetections: api.counts.detect });
+  });
+  process.on("disconnect", () => process.exit(0));
+  process.send?.({ port: (server.address() as AddressInfo).port, devices: engine.dataInfo.devices });
+}
 
+/** Child process: an app in cloud mode against the API server, its memo in Redis when `redisUrl` is given. */
+async function serveApp(apiUrl: string, redisUrl: string | undefined): Promise<void> {
   const client = new HdClient({ ...USER, siteId: 1, baseUrl: apiUrl, retries: 0, logger: silentLogger });
+  const store =
+    redisUrl === undefined
+      ? undefined
+      : createTieredStore<MemoValue>({
+          level1: new MemoryStore<MemoValue>(),
+          level2: createRedisStore<MemoValue>({
+            url: redisUrl,
+            keyPrefix: "bench-load:",
+            logger: silentLogger,
+          }),
+        });
   // skipBots off: every distinct user-agent costs exactly one detection, crawlers included.
   const mw = handsetDetection({
     client,
@@ -59,6 +86,7 @@ async function serve(specsFile: string, treesFile: string): Promise<void> {
     skipBots: false,
     timeoutMs: 5000,
     logger: silentLogger,
+    ...(store === undefined ? {} : { store }),
   });
   const seen = new Set<string>();
   let requests = 0;
@@ -71,7 +99,7 @@ async function serve(specsFile: string, treesFile: string): Promise<void> {
   });
   app.use(mw);
   app.get("/", (req, res) => {
-    res.send(req.device.class);
+    res.send(`${req.device.class} ${req.device.specs.general_language}`);
   });
   const appServer = createServer({ maxHeaderSize: 64 * 1024 }, app);
   await new Promise<void>((resolve) => appServer.listen(0, "127.0.0.1", resolve));
@@ -82,16 +110,11 @@ async function serve(specsFile: string, treesFile: string): Promise<void> {
     for (let i = 0; i < 100 && mw.metrics().cloud.inFlight > 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const stats: Stats = {
-      serverDetections: api.counts.detect,
-      distinctKeys: seen.size,
-      requests,
-      metrics: mw.metrics(),
-    };
+    const stats: AppStats = { userAgents: [...seen], requests, metrics: mw.metrics() };
     process.send?.(stats);
   });
   process.on("disconnect", () => process.exit(0));
-  process.send?.({ port: (appServer.address() as AddressInfo).port, devices: engine.dataInfo.devices });
+  process.send?.({ port: (appServer.address() as AddressInfo).port });
 }
 
 // ---------------------------------------------------------------- parent: data, mix, autocannon
@@ -148,8 +171,8 @@ function dataset(): Dataset {
   };
   return {
     label: "sample database; user-agents from data/sample/useragents.json (+ variants)",
-    specsFile: join(SAMPLE, "hd3specs.json"),
-    treesFile: join(SAMPLE, "hd3trees.json"),
+    specsFile: join(SAMPLE, "sample-specs.json"),
+    treesFile: join(SAMPLE, "sample-trees.json"),
     userAgents: distinctUserAgents(
       Object.values(sample.devices).flatMap((d) => d.userAgents),
       KEYS,
@@ -179,6 +202,115 @@ function zipfPicker(n: number, s: number, random: () => number): () => number {
   };
 }
 
+/** Starts this file as a child process in `role`; resolves with its first message. */
+async function child<T>(role: string, ...args: string[]): Promise<{ process: ChildProcess; ready: T }> {
+  const started = fork(fileURLToPath(import.meta.url), [role, ...args], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const ready = await new Promise<T>((resolve, reject) => {
+    started.once("message", (message) => resolve(message as T));
+    started.once("exit", (code) => reject(new Error(`${role} process exited with ${code}`)));
+  });
+  return { process: started, ready };
+}
+
+function ask<T>(target: ChildProcess): Promise<T> {
+  return new Promise<T>((resolve) => {
+    target.once("message", (message) => resolve(message as T));
+    target.send("stats");
+  });
+}
+
+/** Languages visitors of one device send: the memo must not split on them. */
+const LANGUAGES = ["en-GB,en;q=0.9", "fr-FR,fr;q=0.9", "de-DE", "es-ES,es;q=0.8,en;q=0.5", "pt-BR", "ja"];
+
+interface Scenario {
+  label: string;
+  apps: number;
+  redisUrl: string | undefined;
+}
+
+async function runScenario(
+  scenario: Scenario,
+  apiUrl: string,
+  api: ChildProcess,
+  uas: readonly string[],
+  pick: () => number,
+  random: () => number,
+): Promise<boolean> {
+  const apps = await Promise.all(
+    Array.from({ length: scenario.apps }, () =>
+      child<{ port: number }>(
+        "--app",
+        apiUrl,
+        ...(scenario.redisUrl === undefined ? [] : [scenario.redisUrl]),
+      ),
+    ),
+  );
+  try {
+    const before = (await ask<{ serverDetections: number }>(api)).serverDetections;
+    const perApp = Math.max(1, Math.floor(CONNECTIONS / apps.length));
+    console.log(
+      `\n${scenario.label}: autocannon ${perApp} connections per app, ${SECONDS} s, ${uas.length} distinct user-agents (Zipf s=${ZIPF_S}), ${LANGUAGES.length} languages at random`,
+    );
+    const sent = new Set<number>();
+    const results = await Promise.all(
+      apps.map((app) =>
+        autocannon({
+          url: `http://127.0.0.1:${app.ready.port}/`,
+          connections: perApp,
+          duration: SECONDS,
+          requests: [
+            {
+              method: "GET",
+              path: "/",
+              setupRequest: (req) => {
+                const index = pick();
+                sent.add(index);
+                const language = LANGUAGES[Math.floor(random() * LANGUAGES.length)]!;
+                return {
+                  ...req,
+                  headers: { ...req.headers, "user-agent": uas[index]!, "accept-language": language },
+                };
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    const stats = await Promise.all(apps.map((app) => ask<AppStats>(app.process)));
+    const detections = (await ask<{ serverDetections: number }>(api)).serverDetections - before;
+    const keys = new Set(stats.flatMap((s) => s.userAgents)).size;
+    const total = (pick: (r: autocannon.Result) => number) => results.reduce((sum, r) => sum + pick(r), 0);
+    const [requests, non2xx, errors] = [
+      total((r) => r.requests.total),
+      total((r) => r.non2xx),
+      total((r) => r.errors),
+    ];
+    const cloudErrors = stats.reduce((sum, s) => sum + s.metrics.cloud.errors, 0);
+    console.log(
+      `requests          ${requests}, ${non2xx} non-2xx, ${errors} errors; ${total((r) => r.requests.average).toFixed(0)} req/s (sum of the apps' averages)`,
+    );
+    for (const [i, result] of results.entries()) {
+      const m = stats[i]!.metrics;
+      const lat = m.cloud.latency;
+      console.log(
+        `app ${i + 1}             latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; memo hit rate ${(m.memo.hitRatio * 100).toFixed(2)}% (${m.memo.hits} hits, ${m.memo.misses} misses); cloud calls ${m.cloud.calls}, errors ${m.cloud.errors}, mean ${(lat.count ? lat.sumMs / lat.count : 0).toFixed(2)} ms`,
+      );
+    }
+    const ratio = detections / keys;
+    const pass = detections === keys && non2xx === 0 && errors === 0 && cloudErrors === 0;
+    console.log(`distinct keys     ${keys} received by the apps (${sent.size} picked by autocannon)`);
+    console.log(`cloud detections  ${detections} answered by the server`);
+    console.log(
+      `${pass ? "PASS" : "FAIL"}: cloud detections / distinct device keys = ${ratio.toFixed(2)} (must be 1.00; non-2xx ${non2xx}, errors ${errors}, cloud errors ${cloudErrors})`,
+    );
+    return pass;
+  } finally {
+    for (const app of apps) app.process.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const data = dataset();
   const random = seededRandom(20141118);
@@ -188,77 +320,34 @@ async function main(): Promise<void> {
     const j = Math.floor(random() * (i + 1));
     [uas[i], uas[j]] = [uas[j]!, uas[i]!];
   }
-  const pick = zipfPicker(uas.length, ZIPF_S, random);
-
-  const child = fork(fileURLToPath(import.meta.url), ["--serve", data.specsFile, data.treesFile], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const api = await child<{ port: number; devices: number }>("--api", data.specsFile, data.treesFile);
+  const apiUrl = `http://127.0.0.1:${api.ready.port}`;
+  const redis = hasRedisServer() ? await startRedisServer() : undefined;
   try {
-    const ready = await new Promise<{ port: number; devices: number }>((resolve, reject) => {
-      child.once("message", (message) => resolve(message as { port: number; devices: number }));
-      child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)));
-    });
-    console.log(`data: ${data.label}; ${ready.devices} devices`);
-    console.log(
-      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s, ${uas.length} distinct user-agents, Zipf s=${ZIPF_S}, 127.0.0.1, Node ${process.version}`,
-    );
-    const sent = new Set<number>();
-    const result = await autocannon({
-      url: `http://127.0.0.1:${ready.port}/`,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      requests: [
-        {
-          method: "GET",
-          path: "/",
-          setupRequest: (req) => {
-            const index = pick();
-            sent.add(index);
-            return { ...req, headers: { ...req.headers, "user-agent": uas[index]! } };
-          },
-        },
-      ],
-    });
-    const stats = await new Promise<Stats>((resolve) => {
-      child.once("message", (message) => resolve(message as Stats));
-      child.send("stats");
-    });
-    const m = stats.metrics;
-    const lat = m.cloud.latency;
-    const pass =
-      stats.serverDetections === stats.distinctKeys &&
-      result.non2xx === 0 &&
-      result.errors === 0 &&
-      m.cloud.errors === 0;
-    console.log(
-      `requests          ${result.requests.total} (${stats.requests} reached the app), ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-    console.log(`throughput        ${result.requests.average.toFixed(0)} req/s (average)`);
-    console.log(
-      `latency           p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
-    );
-    console.log(
-      `memo              hit rate ${(m.memo.hitRatio * 100).toFixed(2)}% (${m.memo.hits} hits, ${m.memo.misses} misses, ${m.memo.misses - m.cloud.calls} of them joined a detection in flight), ${m.memo.size} entries held`,
-    );
-    console.log(
-      `cloud calls       ${m.cloud.calls}, errors ${m.cloud.errors}, latency mean ${(lat.count ? lat.sumMs / lat.count : 0).toFixed(2)} ms, max ${lat.maxMs.toFixed(1)} ms`,
-    );
-    console.log(
-      `distinct keys     ${stats.distinctKeys} received by the app (${sent.size} picked by autocannon)`,
-    );
-    console.log(`server detections ${stats.serverDetections}`);
-    console.log(
-      pass
-        ? `PASS: the server answered exactly one detection per distinct key (${stats.serverDetections} = ${stats.distinctKeys})`
-        : `FAIL: server detections ${stats.serverDetections} vs distinct keys ${stats.distinctKeys} (non-2xx ${result.non2xx}, errors ${result.errors}, cloud errors ${m.cloud.errors})`,
-    );
+    console.log(`data: ${data.label}; ${api.ready.devices} devices; 127.0.0.1, Node ${process.version}`);
+    const scenarios: Scenario[] = [{ label: "one instance, in-memory memo", apps: 1, redisUrl: undefined }];
+    if (redis === undefined) console.log(`note: ${NO_REDIS_MESSAGE}; the two-instance run is skipped.`);
+    else
+      scenarios.push({
+        label: "two instances sharing Redis (memory level 1 + Redis level 2)",
+        apps: 2,
+        redisUrl: redis.url,
+      });
+    let pass = true;
+    for (const scenario of scenarios) {
+      // A fresh mix per scenario, so each starts cold.
+      const pick = zipfPicker(uas.length, ZIPF_S, seededRandom(scenarios.indexOf(scenario) + 1));
+      pass = (await runScenario(scenario, apiUrl, api.process, uas, pick, random)) && pass;
+    }
     if (!pass) process.exitCode = 1;
   } finally {
-    child.disconnect();
+    api.process.disconnect();
+    await redis?.stop();
     data.cleanup();
   }
 }
 
-const serveAt = process.argv.indexOf("--serve");
-if (serveAt >= 0) await serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!);
+const [role, ...args] = process.argv.slice(2);
+if (role === "--api") await serveApi(args[0]!, args[1]!);
+else if (role === "--app") await serveApp(args[0]!, args[1]);
 else await main();
