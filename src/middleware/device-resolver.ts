@@ -1,10 +1,10 @@
 // Turns a request's detection headers (and IP) into a Device: memo, local engine, cloud, fallbacks.
 
 import { setTimeout as delay } from "node:timers/promises";
-import { isbot } from "isbot";
 import type { CacheEntry } from "../cache/types.js";
 import { HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
+import { foundSpecificDevice, isCrawler } from "./bots.js";
 import type { PickedHeaders } from "./detection-headers.js";
 import {
   buildDevice,
@@ -194,8 +194,10 @@ export class DeviceResolver {
     });
   }
 
-  #isBot(ctx: Context): boolean {
-    if (ctx.bot === undefined) ctx.bot = ctx.device?.value.bot ?? isbot(ctx.picked.userAgent);
+  /** Crawler or visitor, decided once per request; `specificDevice` is the local engine's evidence. */
+  #isBot(ctx: Context, specificDevice?: () => boolean): boolean {
+    if (ctx.bot === undefined)
+      ctx.bot = ctx.device?.value.bot ?? isCrawler(ctx.picked.userAgent, specificDevice);
     return ctx.bot;
   }
 
@@ -277,10 +279,11 @@ export class DeviceResolver {
 
   /** Runs the local engine; an Error when it throws or answers garbage. */
   #runLocal(ctx: Context, engine: Detector): DevicePart | Error | Promise<DevicePart | Error> {
-    const bot = this.#isBot(ctx);
     const wrap = (raw: unknown): DevicePart | Error => {
       try {
-        return withCrawlerHint({ reply: checkReply(raw), bot }, ctx.picked.userAgent);
+        const reply = checkReply(raw);
+        const bot = this.#isBot(ctx, () => foundSpecificDevice(reply, engine, ctx.picked.headers));
+        return withCrawlerHint({ reply, bot }, ctx.picked.userAgent);
       } catch (error) {
         return toError(error);
       }

@@ -71,8 +71,9 @@ export interface HandsetDetectionOptions {
   /** A shared memo store (e.g. Redis) instead of the in-memory one. `cacheSize` does not apply to it. */
   store?: CacheStore<MemoValue>;
   /**
-   * Skip cloud detection for crawlers and scripts, per `isbot` (default `true`). The local engine
-   * still runs when present; a crawler announcing a mobile device (Googlebot Smartphone) is
+   * Skip cloud detection for crawlers and scripts (default `true`): `isbot`'s patterns, except that
+   * device evidence outranks the patterns real handsets trip too (see `docs/bots.md`). The local
+   * engine still runs when present; a crawler announcing a mobile device (Googlebot Smartphone) is
    * still `isMobile`.
    */
   skipBots?: boolean;

@@ -1,0 +1,101 @@
+// Tells crawlers from visitors: isbot's patterns, minus those real handsets trip unless the device says otherwise.
+
+import { createIsbotFromList, isbot, isbotPatterns, list } from "isbot";
+import { DEVICE_STEP } from "../engine/detection.js";
+import { LocalEngine } from "../engine/local-engine.js";
+import type { Detector, DetectReply, HeadersInput } from "../types.js";
+import { HANDSET_USER_AGENTS } from "./handset-user-agents.js";
+
+/** isbot's patterns, split by whether a real handset's user-agent trips them. */
+export interface BotPatterns {
+  /** Patterns no listed handset trips: a match means a crawler or script. */
+  readonly crawler: readonly string[];
+  /**
+   * Patterns some listed handset trips (a bare `Nokia2690/10.10`, `Java/ASVM`, `HTC; Radar`):
+   * a match means a crawler only when nothing in the request names a device.
+   */
+  readonly ambiguous: readonly string[];
+}
+
+/**
+ * Splits isbot's pattern `list` with isbot's own `isbotPatterns`: every pattern that matches one of
+ * `handsetUserAgents` is ambiguous, the others identify crawlers. The order of `list` is kept.
+ */
+export function splitBotPatterns(handsetUserAgents: readonly string[]): BotPatterns {
+  const tripped = new Set<string>();
+  for (const userAgent of handsetUserAgents) {
+    // isbot() tests one compiled pattern; isbotPatterns() compiles every pattern, so it runs only on hits.
+    if (isbot(userAgent)) for (const pattern of isbotPatterns(userAgent)) tripped.add(pattern);
+  }
+  return {
+    crawler: list.filter((pattern) => !tripped.has(pattern)),
+    ambiguous: list.filter((pattern) => tripped.has(pattern)),
+  };
+}
+
+/**
+ * Tokens by which a user-agent names a phone or handheld maker, a mobile platform or profile, a
+ * console, or Internet Explorer (whose add-on tokens trip ambiguous patterns). Platform names may
+ * run into a model number (`BlackBerry8310`, `Apple-iPhone3C1`), so they need no boundary after.
+ */
+const DEVICE_TOKEN =
+  /\b(?:MIDP|CLDC|J2ME|Symbian|Series ?(?:40|60)|Bada|BlackBerry|BB10|PlayBook|Windows Phone|IEMobile|Android|iPhone|iPad|iPod|Nintendo|PlayStation|Kindle|MSIE)|^(?:Nokia|SonyEricsson|SAMSUNG|SEC-|LG-|MOT-|Alcatel|ZTE|Huawei|Sagem|Sharp|Pantech|Vodafone\/)/i;
+
+/** Whether the user-agent names a handset maker, a mobile platform, a console or Internet Explorer. */
+export function namesDevice(userAgent: string): boolean {
+  return DEVICE_TOKEN.test(userAgent);
+}
+
+interface CrawlerMatchers {
+  readonly crawler: (userAgent: string) => boolean;
+  readonly ambiguous: (userAgent: string) => boolean;
+}
+
+let matchers: CrawlerMatchers | undefined;
+
+/** The two matchers, built on first use from the handset list (a few ms, once per process). */
+function crawlerMatchers(): CrawlerMatchers {
+  if (matchers === undefined) {
+    const patterns = splitBotPatterns(HANDSET_USER_AGENTS);
+    matchers = {
+      crawler: createIsbotFromList([...patterns.crawler]),
+      ambiguous: patterns.ambiguous.length > 0 ? createIsbotFromList([...patterns.ambiguous]) : () => false,
+    };
+  }
+  return matchers;
+}
+
+/**
+ * Whether a user-agent is a crawler or script. It is when it matches one of isbot's patterns that
+ * no real handset trips (`Googlebot/2.1`, `+http://`, `HeadlessChrome`), or when it matches one
+ * that handsets trip too (a bare `name/version`, `java`, `.com`) and no device evidence speaks
+ * against it: the user-agent names no handset maker or platform ({@link namesDevice}), and
+ * `foundSpecificDevice` (asked only then) says no device database recognised it.
+ */
+export function isCrawler(userAgent: string, foundSpecificDevice?: () => boolean): boolean {
+  const m = crawlerMatchers();
+  if (m.crawler(userAgent)) return true;
+  if (!m.ambiguous(userAgent) || namesDevice(userAgent)) return false;
+  return foundSpecificDevice === undefined || !foundSpecificDevice();
+}
+
+/** Vendor names that device databases give to catch-all records ("Generic Android Mobile"). */
+const GENERIC_VENDOR = /^(?:generic|unknown)$/i;
+
+/**
+ * Whether a local detection found a specific device: a found reply naming a vendor and a model,
+ * the vendor not `Generic`, and (for our `LocalEngine`) a device not reached only through the
+ * `user-agent1` fallback tree, which maps whole families ("Windows NT", "Macintosh") to one record.
+ */
+export function foundSpecificDevice(reply: DetectReply, engine: Detector, headers: HeadersInput): boolean {
+  const specs = reply.hd_specs;
+  if (reply.status !== 0 || specs === undefined) return false;
+  if (
+    specs.general_model === "" ||
+    specs.general_vendor === "" ||
+    GENERIC_VENDOR.test(specs.general_vendor)
+  ) {
+    return false;
+  }
+  return !(engine instanceof LocalEngine) || engine.explain(headers).deviceStep !== DEVICE_STEP.generic;
+}
