@@ -60,7 +60,7 @@ export interface Device {
   readonly isTablet: boolean;
   /** The class is `Computer` or `Desktop`. */
   readonly isDesktop: boolean;
-  /** The user-agent is a crawler or script (per `isbot`), or the class is `Bot`. */
+  /** The user-agent is a crawler or script (see docs/bots.md), or the class is `Bot`. */
   readonly isBot: boolean;
 }
 
