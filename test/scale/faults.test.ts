@@ -8,8 +8,11 @@ import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { type FaultMode, startApp, startUpstream, type Upstream, USER } from "./upstream.js";
 
 const BUDGET_MS = 100;
-/** Scheduling slack on a busy test machine: the app must answer within BUDGET_MS + SLACK_MS. */
-const SLACK_MS = 200;
+/**
+ * Scheduling slack on a busy test machine: the app must answer within BUDGET_MS + SLACK_MS, which
+ * is still well below the client's own 2 s limit, so an answer in time proves the budget decided.
+ */
+const SLACK_MS = 900;
 const CONCURRENCY = 6;
 
 let upstream: Upstream;
