@@ -200,7 +200,7 @@ export class HdClient implements Detector, DeviceCatalog {
 
   /**
    * The devices whose `property` contains `value` (`POST /apiv3/device/whathas/{property}/{value}.json`).
-   * The wire reply has no status; it is normalised to `status: 0`, `message: "OK"`.
+   * A reply without `status` (as the contract's example shows) is normalised to `status: 0`, `message: "OK"`.
    */
   async whatHas(property: string, value: string): Promise<WhatHasReply> {
     const path = `/apiv3/device/whathas/${pathSegment("whatHas", "property", property)}/${pathSegment("whatHas", "value", value)}.json`;

@@ -128,13 +128,15 @@ describe.each([
     expect(res.body).toEqual({ message: "Nothing found", status: "301" });
   });
 
-  it("answers whathas with only devices", async () => {
+  it('answers whathas with devices beside status "0" and message OK, as the vendor kits require', async () => {
     const res = await post("/apiv3/device/whathas/network/gsm.json", {});
     expect(res.body).toEqual({
       devices: [
         { id: "10", general_vendor: "Apple", general_model: "iPhone" },
         { id: "20", general_vendor: "Nokia", general_model: "N95" },
       ],
+      message: "OK",
+      status: "0",
     });
   });
 

@@ -106,6 +106,8 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
     const whathas = await curl("/apiv3/device/whathas/network/wi-fi.json", { method });
     expect(JSON.parse(whathas.body)).toEqual({
       devices: [{ id: "10", general_vendor: "Apple", general_model: "iPhone" }],
+      message: "OK",
+      status: "0",
     });
   });
 
