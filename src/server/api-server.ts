@@ -1,6 +1,6 @@
 // A self-hosted API v3 server: an Express-mountable handler answering every call from local data.
 
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbsolute, join, resolve } from "node:path";
 import { describeOptionValue, HdOptionError, isHdApiError } from "../errors.js";
@@ -17,7 +17,9 @@ import type {
 import { type ApiCall, type ApiRoute, matchApiRoute } from "./api-routes.js";
 import { detectInputFromBody } from "./detect-input.js";
 import { API_V3_DIGEST_CHALLENGE, parseDigestHeader, verifyDigest } from "./digest-auth.js";
+import { EnvelopePlans } from "./download-envelope.js";
 import { readJsonBody } from "./read-json-body.js";
+import { type BodyPart, bodyLength, sendFileParts } from "./send-file-parts.js";
 import { type ApiUser, resolveUsers, type UserTable } from "./users.js";
 import {
   detectWire,
@@ -203,6 +205,10 @@ function isSiteCall(call: ApiCall): boolean {
   return call === "detect" || call === "fetchspecs" || call === "fetchtrees";
 }
 
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A server-made error reply: integer status for site calls, string status for device calls. */
 function errorWire(call: ApiCall, status: number, message: string): WireBody {
   return isSiteCall(call) ? siteStatusWire(status, message) : deviceErrorWire(status, message);
@@ -225,6 +231,13 @@ function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) 
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const config = resolveOptions(options);
+  const envelopes = new EnvelopePlans((file, problem) =>
+    config.logger.warn("self-hosted API server: a data file is not one JSON object; serving it as it is", {
+      code: "HD_SERVER_DATA_FILE_SHAPE",
+      file,
+      problem,
+    }),
+  );
   const counts: ApiServerCounts = {
     detect: 0,
     fetchspecs: 0,
@@ -293,45 +306,45 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       sendJson(res, 503, siteStatusWire(503, "This server has no data file configured for this call"));
       return;
     }
-    let handle: Awaited<ReturnType<typeof open>>;
+    let handle: FileHandle;
     try {
       handle = await open(file, "r");
     } catch (error) {
       config.logger.warn("self-hosted API server: cannot open data file", {
         code: "HD_SERVER_DATA_FILE",
         file,
-        error: error instanceof Error ? error.message : String(error),
+        error: reason(error),
       });
       sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
       return;
     }
+    // Streamed from the opened handle: a data refresh that renames a new file into place
+    // does not change what this reply sends.
     try {
-      const { size } = await handle.stat();
+      const stat = await handle.stat();
+      const plan = await envelopes.plan(file, handle, stat);
+      const parts: BodyPart[] =
+        plan.kind === "splice"
+          ? [
+              { start: 0, end: plan.splice.insertAt },
+              plan.splice.text,
+              { start: plan.splice.insertAt, end: stat.size },
+            ]
+          : [{ start: 0, end: stat.size }];
       res.writeHead(200, {
         ...COMMON_HEADERS,
         "Content-Type": "application/json",
-        "Content-Length": String(size),
+        "Content-Length": String(bodyLength(parts)),
       });
-      // Streamed from the opened handle: a data refresh that renames a new file into place
-      // does not change what this reply sends. A client that goes away ends the stream quietly.
-      const stream = handle.createReadStream({ autoClose: false });
-      await new Promise<void>((resolveStream) => {
-        const done = () => {
-          stream.destroy();
-          resolveStream();
-        };
-        stream.once("error", (error) => {
-          config.logger.warn("self-hosted API server: reading a data file failed", {
-            code: "HD_SERVER_DATA_FILE",
-            file,
-            error: error.message,
-          });
-          res.destroy();
-          done();
-        });
-        res.once("close", done);
-        stream.pipe(res);
+      await sendFileParts(res, handle, parts);
+    } catch (error) {
+      config.logger.warn("self-hosted API server: reading a data file failed", {
+        code: "HD_SERVER_DATA_FILE",
+        file,
+        error: reason(error),
       });
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
     } finally {
       await handle.close().catch(() => undefined);
     }
@@ -385,7 +398,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       config.logger.warn("self-hosted API server: a call failed", {
         code: "HD_SERVER_CALL_FAILED",
         call: route.call,
-        error: error instanceof Error ? error.message : String(error),
+        error: reason(error),
       });
       if (res.headersSent) res.destroy();
       else

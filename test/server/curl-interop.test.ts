@@ -24,7 +24,7 @@ const curlPresent = hasCurl();
 if (!curlPresent)
   console.warn("[test/server/curl-interop] curl is not installed: skipping the curl interop tests");
 
-const TREES_TEXT = '{"trees":{"user-agent0":{"250":{"b":{"z":"1","6620":"2"}}}}}';
+const TREES_TEXT = '{"trees":{"user-agent0":{"250":{"b":{"z":"1","6620":"2"}}}},"message":"OK","status":0}';
 
 interface CurlReply {
   httpStatus: number;
@@ -116,7 +116,7 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
     expect(trees.httpStatus).toBe(200);
     expect(trees.body).toBe(TREES_TEXT);
     const specs = await curl("/apiv3/site/fetchspecs/7.json", { method: "GET" });
-    expect(JSON.parse(specs.body)).toEqual({ devices: [] });
+    expect(JSON.parse(specs.body)).toEqual({ devices: [], message: "OK", status: 0 });
   });
 
   it("gets 401 with a wrong password", async () => {
