@@ -201,6 +201,15 @@ function sendJson(
   res.end(text);
 }
 
+/**
+ * Answers a request that is refused before its body is read (401, 400, 404, 405, 413) and closes
+ * the connection after the reply: keeping it open would make Node read and discard the whole
+ * unread body first, which lets an unauthenticated client stream gigabytes into the server.
+ */
+function refuse(res: ServerResponse, httpStatus: number, body: WireBody, extra: Record<string, string> = {}) {
+  sendJson(res, httpStatus, body, { ...extra, Connection: "close" });
+}
+
 function isSiteCall(call: ApiCall): boolean {
   return call === "detect" || call === "fetchspecs" || call === "fetchtrees";
 }
@@ -258,8 +267,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const body = await readJsonBody(req, config.maxBodyBytes);
         if (!body.ok) {
           counts.badRequest++;
-          const extra: Record<string, string> = body.httpStatus === 413 ? { Connection: "close" } : {};
-          sendJson(res, body.httpStatus, siteStatusWire(body.httpStatus, body.message), extra);
+          // A body that was too large, cut off or not JSON ends the connection.
+          refuse(res, body.httpStatus, siteStatusWire(body.httpStatus, body.message));
           return;
         }
         const input = detectInputFromBody(body.value);
@@ -355,12 +364,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const match = matchApiRoute(url);
     if (match === undefined) {
       if (next !== undefined) next();
-      else sendJson(res, 404, { message: "Not found", status: 404 });
+      else refuse(res, 404, { message: "Not found", status: 404 });
       return;
     }
     if ("badEncoding" in match) {
       counts.badRequest++;
-      sendJson(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
+      refuse(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
       return;
     }
     const { route } = match;
@@ -368,7 +377,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const allowed = route.call === "detect" ? ["POST"] : ["POST", "GET"];
     if (!allowed.includes(method)) {
       counts.badRequest++;
-      sendJson(res, 405, errorWire(route.call, 405, `Method not allowed: use ${allowed.join(" or ")}`), {
+      refuse(res, 405, errorWire(route.call, 405, `Method not allowed: use ${allowed.join(" or ")}`), {
         Allow: allowed.join(", "),
       });
       return;
@@ -380,7 +389,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
     if (user === undefined) {
       counts.unauthorized++;
-      sendJson(res, 401, errorWire(route.call, 401, "Unauthorized: Digest authentication failed"), {
+      refuse(res, 401, errorWire(route.call, 401, "Unauthorized: Digest authentication failed"), {
         "WWW-Authenticate": API_V3_DIGEST_CHALLENGE,
       });
       return;
