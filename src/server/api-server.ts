@@ -38,6 +38,15 @@ export const DATA_FILE_NAMES = { specs: "hd3specs.json", trees: "hd3trees.json" 
 /** Default largest request body, in bytes (the same as `express.json()`). */
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024;
 
+/** Default time a client has to send its request headers, in milliseconds. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time a client has to send its whole request (headers and body), in milliseconds. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** Default time an idle keep-alive connection stays open after a reply, in milliseconds. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Longest accepted timeout, in milliseconds (Node's timer limit, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** API status and message a user without a download licence gets from fetchspecs/fetchtrees. */
 export const NO_DOWNLOAD_LICENCE = {
   status: 229,
@@ -77,8 +86,26 @@ export interface ApiServerOptions {
   specsFile?: string;
   /** The trees file fetchtrees serves, byte for byte. Default: `<dataDir>/hd3trees.json`. */
   treesFile?: string;
-  /** Largest request body accepted, in bytes. Default 102400 (100 KiB). */
+  /** Largest request body accepted, in bytes. Default 102400 (100 KiB); a larger one gets 413 and the connection closes. */
   maxBodyBytes?: number;
+  /**
+   * Time a client has to send its request headers, in milliseconds. Default 10000. Applied by the
+   * server `createApiHttpServer` and `hd3 serve` create (Node's `server.headersTimeout`); a handler
+   * mounted on your own server cannot see requests before their headers are complete.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send its whole request, in milliseconds; an incomplete one is answered
+   * 408 and its connection closed. Default 20000; at least `headersTimeoutMs`. Applied by
+   * `createApiHttpServer` and `hd3 serve` (Node's `server.requestTimeout`, checked every second),
+   * and by this handler to the detect body it reads, on any server.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Time an idle keep-alive connection stays open after a reply, in milliseconds. Default 5000.
+   * Applied by `createApiHttpServer` and `hd3 serve` (Node's `server.keepAliveTimeout`).
+   */
+  keepAliveTimeoutMs?: number;
   /** Where failures of the engine or of file reads are reported. Default: console warnings. */
   logger?: Logger;
 }
@@ -90,6 +117,9 @@ const KNOWN_OPTIONS: { readonly [K in keyof Required<ApiServerOptions>]: true } 
   specsFile: true,
   treesFile: true,
   maxBodyBytes: true,
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+  keepAliveTimeoutMs: true,
   logger: true,
 };
 
@@ -108,6 +138,16 @@ export interface ApiServer {
   (req: IncomingMessage, res: ServerResponse, next?: NextFunctionLike): void;
   /** Requests answered so far, by call; `unauthorized`, `badRequest` and `failed` count refusals. */
   readonly counts: Readonly<ApiServerCounts>;
+  /** The limits in force, defaults filled in (what `createApiHttpServer` applies to its server). */
+  readonly limits: Readonly<ApiServerLimits>;
+}
+
+/** The request limits of a server, resolved. */
+export interface ApiServerLimits {
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 interface ResolvedConfig {
@@ -115,8 +155,19 @@ interface ResolvedConfig {
   users: UserTable;
   specsFile: string | undefined;
   treesFile: string | undefined;
-  maxBodyBytes: number;
+  limits: ApiServerLimits;
   logger: Logger;
+}
+
+function timeoutOption(value: unknown, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+    throw new HdOptionError(
+      option,
+      `expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${describeOptionValue(value)}`,
+    );
+  }
+  return value;
 }
 
 function optionalPath(value: unknown, option: string): string | undefined {
@@ -165,6 +216,27 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
       `expected an integer of at least 1024, got ${describeOptionValue(maxBodyBytes)}`,
     );
   }
+  const headersTimeoutMs = timeoutOption(
+    options.headersTimeoutMs,
+    "headersTimeoutMs",
+    DEFAULT_HEADERS_TIMEOUT_MS,
+  );
+  const requestTimeoutMs = timeoutOption(
+    options.requestTimeoutMs,
+    "requestTimeoutMs",
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+  );
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new HdOptionError(
+      "requestTimeoutMs",
+      `must be at least headersTimeoutMs (${headersTimeoutMs}), got ${describeOptionValue(requestTimeoutMs)}`,
+    );
+  }
+  const keepAliveTimeoutMs = timeoutOption(
+    options.keepAliveTimeoutMs,
+    "keepAliveTimeoutMs",
+    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  );
   const logger = options.logger ?? consoleLogger;
   if (typeof logger !== "object" || logger === null || typeof logger.warn !== "function") {
     throw new HdOptionError("logger", "expected an object with a warn(message, details) method");
@@ -174,7 +246,7 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
     users,
     specsFile,
     treesFile,
-    maxBodyBytes,
+    limits: Object.freeze({ maxBodyBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }),
     logger,
   };
 }
@@ -264,7 +336,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const { engine } = config;
     switch (route.call) {
       case "detect": {
-        const body = await readJsonBody(req, config.maxBodyBytes);
+        const body = await readJsonBody(req, config.limits.maxBodyBytes, config.limits.requestTimeoutMs);
         if (!body.ok) {
           counts.badRequest++;
           // A body that was too large, cut off or not JSON ends the connection.
@@ -419,5 +491,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     });
   };
   Object.defineProperty(handler, "counts", { value: counts, enumerable: true });
+  Object.defineProperty(handler, "limits", { value: config.limits, enumerable: true });
   return handler as ApiServer;
 }

@@ -8,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import { HdAuthError, HdLicenceError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
+import { digestHeader } from "../server/digest-header.js";
+import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { type BuiltPackage, buildPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import { countingForwarder, type ServeProcess, startServe } from "./support/hd3-serve.js";
@@ -154,6 +156,47 @@ describe("hd3 serve on the sample database", () => {
       expect(server.stderr()).toContain(`${signal}: shutting down`);
       expect(server.stderr()).toContain("stopped");
     }
+  });
+
+  it("answers a kit-style request line with raw spaces, signed over the raw path", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const port = Number(new URL(server.url).port);
+    const request = kitStyleRequest("/apiv3/device/view/Samsung/Galaxy S25 Ultra.json", {
+      username: "alice",
+      secret: "alice-secret-1",
+    });
+    const { replies } = await rawExchange(port, request);
+    expect(replies[0]?.status).toBe(200);
+    expect(JSON.parse(replies[0]?.body ?? "")).toMatchObject({
+      device: { general_model: "Galaxy S25 Ultra" },
+    });
+  });
+
+  it("drops an incomplete request within the limits its flags set", async () => {
+    const server = await serve([
+      "--users-file",
+      usersFile,
+      "--headers-timeout-ms",
+      "300",
+      "--request-timeout-ms",
+      "600",
+      "--keep-alive-timeout-ms",
+      "300",
+      "--max-body-bytes",
+      "2048",
+    ]);
+    const port = Number(new URL(server.url).port);
+    const started = performance.now();
+    const slow = await rawExchange(port, "POST /apiv3/device/vendors.json HTTP/1.1\r\nHost: h\r\n");
+    expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const uri = "/apiv3/site/detect/1.json";
+    const big = await rawExchange(
+      port,
+      `POST ${uri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "alice-secret-1", "POST", uri)}\r\n` +
+        `Content-Length: 4096\r\n\r\n${"x".repeat(4096)}`,
+    );
+    expect(big.replies[0]?.status).toBe(413);
   });
 
   it("takes the users file from HD_USERS_FILE", async () => {
@@ -303,6 +346,37 @@ describe("hd3 serve usage errors", () => {
     expect(result.stderr).toContain("--port must be a whole number");
   });
 
+  it.each([
+    ["--headers-timeout-ms", "soon", "--headers-timeout-ms must be a whole number"],
+    ["--request-timeout-ms", "0", "--request-timeout-ms: expected a whole number of milliseconds"],
+    [
+      "--keep-alive-timeout-ms",
+      "99999999999",
+      "--keep-alive-timeout-ms: expected a whole number of milliseconds",
+    ],
+    ["--max-body-bytes", "10", "--max-body-bytes: expected an integer of at least 1024"],
+  ])("exits 2 for %s %s, naming the flag", async (name, value, expected) => {
+    const result = await runHd3(built, ["serve", "--users-file", usersFile, "--port", "0", name, value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(expected);
+  });
+
+  it("exits 2 for a request timeout shorter than the headers timeout", async () => {
+    const result = await runHd3(built, [
+      "serve",
+      "--users-file",
+      usersFile,
+      "--port",
+      "0",
+      "--headers-timeout-ms",
+      "5000",
+      "--request-timeout-ms",
+      "1000",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--request-timeout-ms: must be at least headersTimeoutMs (5000)");
+  });
+
   it("exits 1 when the port is taken", async () => {
     const busy = await busyPort();
     try {
@@ -317,7 +391,16 @@ describe("hd3 serve usage errors", () => {
   it("documents its flags in --help and is listed in hd3 --help", async () => {
     const help = await runHd3(built, ["serve", "--help"]);
     expect(help.code).toBe(0);
-    for (const flag of ["--users-file <file>", "--data-dir <dir>", "--port <port>", "--host <address>"]) {
+    for (const flag of [
+      "--users-file <file>",
+      "--data-dir <dir>",
+      "--port <port>",
+      "--host <address>",
+      "--headers-timeout-ms <ms>",
+      "--request-timeout-ms <ms>",
+      "--keep-alive-timeout-ms <ms>",
+      "--max-body-bytes <bytes>",
+    ]) {
       expect(help.stdout).toContain(flag);
     }
     expect((await runHd3(built, ["--help"])).stdout).toContain("  serve");

@@ -3,6 +3,7 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiHttpServer } from "../../src/server/api-http-server.js";
 import { createApiServer } from "../../src/server/api-server.js";
 import { digestHeader } from "./digest-header.js";
 import { FakeEngine } from "./fake-engine.js";
@@ -65,13 +66,26 @@ function flood(port: number, head: string): Promise<FloodResult> {
   });
 }
 
-describe("refused requests with a body", () => {
+const serverKinds: [string, () => Server][] = [
+  [
+    "createApiServer on a plain Node server",
+    () => {
+      const api = createApiServer({ engine: new FakeEngine(), users: [user], logger: { warn() {} } });
+      return createServer((req, res) => api(req, res));
+    },
+  ],
+  [
+    "createApiHttpServer (connections through the request-line filter)",
+    () => createApiHttpServer({ engine: new FakeEngine(), users: [user], logger: { warn() {} } }),
+  ],
+];
+
+describe.each(serverKinds)("refused requests with a body, %s", (_kind, makeServer) => {
   let server: Server;
   let port: number;
 
   beforeAll(async () => {
-    const api = createApiServer({ engine: new FakeEngine(), users: [user], logger: { warn() {} } });
-    server = createServer((req, res) => api(req, res));
+    server = makeServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
