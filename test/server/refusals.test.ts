@@ -47,8 +47,11 @@ function flood(port: number, head: string): Promise<FloodResult> {
       resolve({ head: reply.split("\r\n\r\n")[0] ?? "", sentBytes, closedByServer });
     };
     const timer = setTimeout(() => finish(false), FLOOD_MS);
+    const counted = (error?: Error | null) => {
+      if (!error) sentBytes += chunk.length;
+    };
     const pump = () => {
-      while (!stopped && socket.write(chunk, (error) => error || (sentBytes += chunk.length))) {
+      while (!stopped && socket.write(chunk, counted)) {
         // keep writing while the socket takes it
       }
     };
