@@ -15,6 +15,7 @@ import type {
   WhatHasReply,
 } from "../types.js";
 import { type ApiCall, type ApiRoute, matchApiRoute } from "./api-routes.js";
+import { ArchiveCache, type ArchiveLease } from "./archive-cache.js";
 import { detectInputFromBody } from "./detect-input.js";
 import { API_V3_DIGEST_CHALLENGE, parseDigestHeader, verifyDigest } from "./digest-auth.js";
 import { EnvelopePlans } from "./download-envelope.js";
@@ -77,10 +78,10 @@ export interface ApiServerOptions {
   engine: ApiServerEngine;
   /**
    * The accounts allowed in: `{ username, secret, downloads? }` (from `loadUsersFile` or inline).
-   * `downloads: true` lets an account call fetchspecs and fetchtrees; others get status 229.
+   * `downloads: true` lets an account call fetchspecs, fetchtrees and fetcharchive; others get status 229.
    */
   users: readonly ApiUser[] | UserTable;
-  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees. */
+  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees (and as a ZIP by fetcharchive). */
   dataDir?: string;
   /** The specs file fetchspecs serves. Default: `<dataDir>/hd3specs.json`. */
   specsFile?: string;
@@ -283,7 +284,7 @@ function refuse(res: ServerResponse, httpStatus: number, body: WireBody, extra: 
 }
 
 function isSiteCall(call: ApiCall): boolean {
-  return call === "detect" || call === "fetchspecs" || call === "fetchtrees";
+  return call === "detect" || call === "fetchspecs" || call === "fetchtrees" || call === "fetcharchive";
 }
 
 function reason(error: unknown): string {
@@ -302,9 +303,13 @@ function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) 
 
 /**
  * Creates a self-hosted API v3 server answering detect, vendors, models, view, whathas,
- * fetchspecs and fetchtrees from local data, in the wire shapes of the cloud service, behind
- * Digest authentication (realm, nonce and opaque `APIv3`, qop `auth`). Detect is POST only; the
- * other calls accept POST and GET. Throws `HdOptionError` for bad options.
+ * fetchspecs, fetchtrees and fetcharchive from local data, in the wire shapes of the cloud
+ * service, behind Digest authentication (realm, nonce and opaque `APIv3`, qop `auth`). Every JSON
+ * reply carries `status` and `message` (downloads too), as the vendor's kits require. Detect is
+ * POST only; the other calls accept POST and GET. A refused request is answered with
+ * `Connection: close`, its body unread. Throws `HdOptionError` for bad options. For the vendor's
+ * kits (raw spaces on request lines) and the header/keep-alive limits, serve it with
+ * `createApiHttpServer`, or pass your server to `acceptRawSpaces`.
  *
  * @example
  * const engine = await LocalEngine.fromFiles("data/hd3specs.json", "data/hd3trees.json");
@@ -312,6 +317,33 @@ function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) 
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const config = resolveOptions(options);
+  const archives = new ArchiveCache({
+    built(built, durationMs) {
+      config.logger.info?.("self-hosted API server: built the fetcharchive archive", {
+        code: "HD_SERVER_ARCHIVE_BUILT",
+        bytes: built.bytes,
+        devices: built.devices,
+        extras: built.extras,
+        trees: built.trees,
+        durationMs: Math.round(durationMs),
+      });
+      if (built.hasBlankLine) {
+        config.logger.warn(
+          "self-hosted API server: the archive holds CR LF CR LF; the vendor's v3.2.0 PHP kit cuts a reply at its last blank line and cannot read it",
+          { code: "HD_SERVER_ARCHIVE_BLANK_LINE" },
+        );
+      }
+    },
+    failed(error) {
+      config.logger.warn(
+        "self-hosted API server: cannot build the fetcharchive archive from the data files",
+        {
+          code: "HD_SERVER_ARCHIVE",
+          error: reason(error),
+        },
+      );
+    },
+  });
   const envelopes = new EnvelopePlans((file, problem) =>
     config.logger.warn("self-hosted API server: a data file is not one JSON object; serving it as it is", {
       code: "HD_SERVER_DATA_FILE_SHAPE",
@@ -323,6 +355,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     detect: 0,
     fetchspecs: 0,
     fetchtrees: 0,
+    fetcharchive: 0,
     vendors: 0,
     models: 0,
     view: 0,
@@ -363,6 +396,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         await sendDataFile(res, route.call === "fetchspecs" ? config.specsFile : config.treesFile);
         return;
       }
+      case "fetcharchive":
+        counts.fetcharchive++;
+        if (!downloads) {
+          sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
+          return;
+        }
+        await sendArchive(res);
+        return;
       case "vendors":
         counts.vendors++;
         sendJson(res, 200, vendorsWire(await engine.vendors()));
@@ -428,6 +469,39 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       else sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
     } finally {
       await handle.close().catch(() => undefined);
+    }
+  }
+
+  async function sendArchive(res: ServerResponse) {
+    const { specsFile, treesFile } = config;
+    if (specsFile === undefined || treesFile === undefined) {
+      sendJson(res, 503, siteStatusWire(503, "This server has no data files configured for this call"));
+      return;
+    }
+    let lease: ArchiveLease;
+    try {
+      lease = await archives.acquire(specsFile, treesFile);
+    } catch {
+      // The cache reported why (once per data version).
+      sendJson(res, 503, siteStatusWire(503, "The archive of the data files is not available"));
+      return;
+    }
+    try {
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        "Content-Type": "application/zip",
+        "Content-Length": String(lease.size),
+        "Content-Disposition": 'attachment; filename="ultimate.zip"',
+      });
+      await sendFileParts(res, lease.handle, [{ start: 0, end: lease.size }]);
+    } catch (error) {
+      config.logger.warn("self-hosted API server: reading the archive failed", {
+        code: "HD_SERVER_ARCHIVE",
+        error: reason(error),
+      });
+      res.destroy();
+    } finally {
+      lease.release();
     }
   }
 
