@@ -10,7 +10,13 @@ export {
 } from "./cache/redis-store.js";
 export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
 export type { CacheEntry, CacheStore } from "./cache/types.js";
-export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
+export type {
+  ArchiveDownloadOptions,
+  DownloadOptions,
+  DownloadProgress,
+  DownloadResult,
+  HdClientOptions,
+} from "./client/index.js";
 export {
   DEFAULT_BASE_URL,
   HdClient,
@@ -89,6 +95,11 @@ export {
   NO_DOWNLOAD_LICENCE,
   resolveUsers,
 } from "./server/index.js";
+export {
+  type ArchiveClient,
+  ArchiveDataSource,
+  type ArchiveDataSourceOptions,
+} from "./store/archive-source.js";
 export type {
   DataSource,
   SyncDownloadOptions,

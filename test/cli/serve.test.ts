@@ -1,13 +1,14 @@
 // `hd3 serve`, run as the real binary: HdClient and curl --digest against it, usage errors, signals, reload.
 
 import { execFile, execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import { HdAuthError, HdLicenceError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
+import { JsonSpanScanner } from "../../src/server/json-spans.js";
 import { digestHeader } from "../server/digest-header.js";
 import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
@@ -295,6 +296,44 @@ describe("hd3 serve --data-dir", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hd3: no synced data in .*serve-empty: run `hd3 sync/m);
+  });
+});
+
+describe("hd3 sync --archive from hd3 serve", () => {
+  it("syncs the served data from one fetcharchive download, trees byte for byte", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const dir = built.scratch("sync-archive");
+    const credentials = {
+      HD_USERNAME: "alice",
+      HD_SECRET: "alice-secret-1",
+      HD_SITE_ID: "1",
+      HD_BASE_URL: server.url,
+    };
+    const result = await runHd3(built, ["sync", "--archive", "--json", "--data-dir", dir], credentials);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ devices: 58 });
+    expect(result.stderr).toContain("from the fetcharchive archive");
+    const synced = readFileSync(join(dir, "hd3trees.json"), "utf8");
+    const spans = new JsonSpanScanner(["trees"]).push(readFileSync(SAMPLE_TREES));
+    expect(spans.length).toBeGreaterThan(3);
+    for (const span of spans)
+      expect(synced).toContain(`${JSON.stringify(span.name)}:${span.bytes.toString("utf8")}`);
+    const detected = await runHd3(built, ["detect", "--json", "--data-dir", dir, GALAXY_S24]);
+    expect(JSON.parse(detected.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
+  });
+
+  it("exits 3 for an account without downloads, leaving the data directory empty", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const dir = built.scratch("sync-archive-refused");
+    const credentials = {
+      HD_USERNAME: "bob",
+      HD_SECRET: "bob-secret-22",
+      HD_SITE_ID: "1",
+      HD_BASE_URL: server.url,
+    };
+    const result = await runHd3(built, ["sync", "--archive", "--data-dir", dir], credentials);
+    expect(result.code).toBe(3);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -40,6 +40,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: {
       "data-dir": SOURCE_FLAGS["data-dir"],
       ...CLOUD_FLAGS,
+      archive: {
+        type: "boolean",
+        description:
+          "Download one fetcharchive ZIP instead of fetchspecs + fetchtrees (for services that offer it, such as hd3 serve).",
+      },
       quiet: { type: "boolean", short: "q", description: "No progress bar; print the summary only." },
       json: { type: "boolean", description: "Print the summary as JSON." },
       ...HELP_FLAGS,
@@ -47,9 +52,14 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     details: [
       "Needs credentials and a licence that allows downloads (Ultimate Detection); otherwise the",
       "service answers status 229 and hd3 exits with code 3. The files already in the data directory",
-      "stay as they were unless both new files downloaded and validated.",
+      "stay as they were unless both new files downloaded and validated. --archive writes both files",
+      "from one archive download, with the same checks.",
     ],
-    examples: ["HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 sync", "hd3 sync --data-dir ./hd-data"],
+    examples: [
+      "HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 sync",
+      "hd3 sync --data-dir ./hd-data",
+      "HD_BASE_URL=http://127.0.0.1:8080 hd3 sync --archive --data-dir ./hd-data",
+    ],
     load: () => import("./sync.js"),
   },
   detect: {
