@@ -481,8 +481,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let lease: ArchiveLease;
     try {
       lease = await archives.acquire(specsFile, treesFile);
-    } catch {
-      // The cache reported why (once per data version).
+    } catch (error) {
+      // A build failure was reported by the cache (once per data version); a missing file was not.
+      if ((error as NodeJS.ErrnoException).syscall === "open") {
+        config.logger.warn("self-hosted API server: cannot open data file", {
+          code: "HD_SERVER_DATA_FILE",
+          error: reason(error),
+        });
+      }
       sendJson(res, 503, siteStatusWire(503, "The archive of the data files is not available"));
       return;
     }

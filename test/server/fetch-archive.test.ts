@@ -139,6 +139,34 @@ describe("fetcharchive", () => {
   });
 });
 
+describe("fetcharchive without its data files", () => {
+  it("answers 503 and warns HD_SERVER_DATA_FILE when a file is missing", async () => {
+    const warnings: unknown[] = [];
+    const missing = createApiHttpServer({
+      engine: new FakeEngine(),
+      users,
+      specsFile: join(scratch, "no-such-specs.json"),
+      treesFile: SAMPLE_TREES,
+      logger: { warn: (_message, details) => warnings.push(details) },
+    });
+    await new Promise<void>((resolve) => missing.listen(0, "127.0.0.1", resolve));
+    try {
+      const uri = "/apiv3/site/fetcharchive/1.json";
+      const response = await fetch(`http://127.0.0.1:${(missing.address() as AddressInfo).port}${uri}`, {
+        method: "POST",
+        headers: { authorization: digestHeader("alice", "s3cret", "POST", uri) },
+        body: "{}",
+      });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ status: 503 });
+      expect(warnings).toEqual([expect.objectContaining({ code: "HD_SERVER_DATA_FILE" })]);
+    } finally {
+      missing.closeAllConnections();
+      await new Promise((resolve) => missing.close(resolve));
+    }
+  });
+});
+
 describe("ArchiveCache", () => {
   it("keeps the archive open but unlinked, and closes a superseded one after its last download", async () => {
     const root = await mkdtemp(join(scratch, "temp-root-"));

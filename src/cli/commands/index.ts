@@ -181,7 +181,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       "API v3 wire format behind Digest authentication (realm, nonce and opaque APIv3). Accounts without",
       '"downloads": true get status 229 on the downloads. Prints the base URL on stdout.',
       "Request lines with raw spaces (as the vendor's kits send model names) are accepted. A refused",
-      "request (401, 400, 404, 405, 413) is answered with Connection: close, its body unread.",
+      "request (400, 401, 404, 405, 408, 413) is answered with Connection: close, its body unread.",
       "SIGINT or SIGTERM stops it (requests in flight get 5 s); SIGHUP reloads --data-dir.",
       "Plain HTTP: put it behind a TLS proxy or keep it on a private network.",
     ],
