@@ -191,6 +191,18 @@ describe("request limits", () => {
     expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it.each([
+    ["sends nothing", ""],
+    ["stops inside its request line (bytes the filter holds back)", "POST /apiv3/device/view/Samsung/Gal"],
+  ])("drops a client that %s (408)", async (_name, bytes) => {
+    const port = await listen(
+      createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
+    );
+    const result = await timeUntilClosed(port, bytes);
+    expect(result.ms).toBeLessThan(within(limits.requestTimeoutMs));
+    expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it("drops a client that never finishes its body", async () => {
     const port = await listen(
       createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
