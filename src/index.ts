@@ -10,7 +10,13 @@ export {
 } from "./cache/redis-store.js";
 export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
 export type { CacheEntry, CacheStore } from "./cache/types.js";
-export type { DownloadOptions, DownloadProgress, DownloadResult, HdClientOptions } from "./client/index.js";
+export type {
+  ArchiveDownloadOptions,
+  DownloadOptions,
+  DownloadProgress,
+  DownloadResult,
+  HdClientOptions,
+} from "./client/index.js";
 export {
   DEFAULT_BASE_URL,
   HdClient,
@@ -64,9 +70,11 @@ export type { DetectionMode, HandsetDetectionOptions } from "./middleware/option
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type {
   ApiCall,
+  ApiHttpServer,
   ApiServer,
   ApiServerCounts,
   ApiServerEngine,
+  ApiServerLimits,
   ApiServerOptions,
   ApiUser,
   NextFunctionLike,
@@ -76,13 +84,23 @@ export {
   API_CALLS,
   API_V3_DIGEST_CHALLENGE,
   API_V3_DIGEST_REALM,
+  acceptRawSpaces,
+  createApiHttpServer,
   createApiServer,
   DATA_FILE_NAMES,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   loadUsersFile,
   NO_DOWNLOAD_LICENCE,
   resolveUsers,
 } from "./server/index.js";
+export {
+  type ArchiveClient,
+  ArchiveDataSource,
+  type ArchiveDataSourceOptions,
+} from "./store/archive-source.js";
 export type {
   DataSource,
   SyncDownloadOptions,

@@ -14,7 +14,7 @@ export interface MemoryStoreOptions {
   maxEntries?: number;
 }
 
-const KNOWN_OPTIONS: KnownOptions<MemoryStoreOptions> = { maxEntries: true };
+export const KNOWN_OPTIONS: KnownOptions<MemoryStoreOptions> = { maxEntries: true };
 
 /** Default size of a {@link MemoryStore}. */
 export const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;

@@ -58,7 +58,7 @@ export interface RedisStoreOptions {
   logger?: Logger;
 }
 
-const KNOWN_OPTIONS: KnownOptions<RedisStoreOptions> = {
+export const KNOWN_OPTIONS: KnownOptions<RedisStoreOptions> = {
   client: true,
   url: true,
   keyPrefix: true,

@@ -11,7 +11,7 @@ export interface TieredStoreOptions<V> {
   level2: CacheStore<V>;
 }
 
-const KNOWN_OPTIONS: KnownOptions<TieredStoreOptions<unknown>> = {
+export const KNOWN_OPTIONS: KnownOptions<TieredStoreOptions<unknown>> = {
   level1: true,
   level2: true,
 };

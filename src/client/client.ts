@@ -21,6 +21,7 @@ import {
   downloadParsed,
   downloadToFile,
 } from "./download.js";
+import { type ArchiveDownloadOptions, downloadArchiveToFile } from "./download-archive.js";
 import {
   normaliseDetectReply,
   normaliseModelsReply,
@@ -207,7 +208,7 @@ export class HdClient implements Detector, DeviceCatalog {
 
   /**
    * The devices whose `property` contains `value` (`POST /apiv3/device/whathas/{property}/{value}.json`).
-   * The wire reply has no status; it is normalised to `status: 0`, `message: "OK"`.
+   * A reply without `status` (as the contract's example shows) is normalised to `status: 0`, `message: "OK"`.
    */
   async whatHas(property: string, value: string): Promise<WhatHasReply> {
     const path = `/apiv3/device/whathas/${pathSegment("whatHas", "property", property)}/${pathSegment("whatHas", "value", value)}.json`;
@@ -238,6 +239,29 @@ export class HdClient implements Detector, DeviceCatalog {
   fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult>;
   async fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult> {
     return this.#download("fetchTrees", "fetchtrees", "trees", options, normaliseTreesDownload);
+  }
+
+  /**
+   * Downloads the Ultimate archive (`POST /apiv3/site/fetcharchive/{siteId}.json`): a ZIP of
+   * `Device_<id>.json`, `Extra_<id>.json` and one `<tree name>.json` per tree, for accounts whose
+   * service offers it (`hd3 serve` does). Streams it to `toFile` (required), checks it is a
+   * complete ZIP archive, and resolves with `{ file, bytes }`. Status 229 rejects with
+   * `HdLicenceError`; on any failure the file is removed. To sync from it, see `ArchiveDataSource`.
+   */
+  async fetchArchive(options: ArchiveDownloadOptions): Promise<DownloadResult> {
+    const checked = checkDownloadOptions("fetchArchive", options);
+    const { toFile } = checked;
+    if (toFile === undefined) {
+      throw argumentError("fetchArchive: `toFile` is required (the archive is a ZIP file)");
+    }
+    return this.#transport.request<DownloadResult>({
+      call: "fetchArchive",
+      path: `/apiv3/site/fetcharchive/${this.#site}.json`,
+      body: "{}",
+      signal: checked.signal,
+      consume: (response, context, control) =>
+        downloadArchiveToFile(response, context, control, { ...checked, toFile }),
+    });
   }
 
   async #download<T>(

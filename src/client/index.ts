@@ -2,4 +2,5 @@
 
 export { HdClient } from "./client.js";
 export type { DownloadOptions, DownloadProgress, DownloadResult } from "./download.js";
+export type { ArchiveDownloadOptions } from "./download-archive.js";
 export { DEFAULT_BASE_URL, type HdClientOptions } from "./options.js";

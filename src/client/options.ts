@@ -75,7 +75,7 @@ export interface ResolvedClientOptions {
 }
 
 /** Every option name; typed so that adding an option cannot compile until it is listed here. */
-const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
+export const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
   username: true,
   secret: true,
   siteId: true,

@@ -20,7 +20,7 @@ export interface ResolvedEngineOptions {
   readonly matcher: "compiled" | "naive";
 }
 
-const KNOWN_OPTIONS: KnownOptions<LocalEngineOptions> = { logger: true, matcher: true };
+export const KNOWN_OPTIONS: KnownOptions<LocalEngineOptions> = { logger: true, matcher: true };
 
 /**
  * Validates engine options.

@@ -96,7 +96,7 @@ export interface MobileRedirectOptions {
   skip?: (req: Request) => boolean;
 }
 
-const KNOWN_REDIRECT_OPTIONS: KnownOptions<MobileRedirectOptions> = {
+export const KNOWN_REDIRECT_OPTIONS: KnownOptions<MobileRedirectOptions> = {
   to: true,
   classes: true,
   preservePath: true,

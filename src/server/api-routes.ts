@@ -5,6 +5,7 @@ export const API_CALLS = [
   "detect",
   "fetchspecs",
   "fetchtrees",
+  "fetcharchive",
   "vendors",
   "models",
   "view",
@@ -16,7 +17,7 @@ export type ApiCall = (typeof API_CALLS)[number];
 
 /** A matched route: the call and its decoded path parameters. */
 export type ApiRoute =
-  | { call: "detect" | "fetchspecs" | "fetchtrees"; siteId: string }
+  | { call: "detect" | "fetchspecs" | "fetchtrees" | "fetcharchive"; siteId: string }
   | { call: "vendors" }
   | { call: "models"; vendor: string }
   | { call: "view"; vendor: string; model: string }
@@ -61,7 +62,12 @@ export function matchApiRoute(url: string): RouteMatch {
   }
   const [first, second] = args;
   if (group === "site" && args.length === 1 && first !== undefined && first !== "") {
-    if (callName === "detect" || callName === "fetchspecs" || callName === "fetchtrees") {
+    if (
+      callName === "detect" ||
+      callName === "fetchspecs" ||
+      callName === "fetchtrees" ||
+      callName === "fetcharchive"
+    ) {
       return { route: { call: callName, siteId: first } };
     }
     return undefined;

@@ -1,13 +1,15 @@
 // A self-hosted API v3 server: an Express-mountable handler answering every call from local data.
 
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import { isHdApiError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
+  invalidOption,
   type KnownOptions,
   loggerOption,
+  MAX_TIMER_MS,
   missingOption,
   numberOption,
   objectWithMethods,
@@ -23,9 +25,12 @@ import type {
   WhatHasReply,
 } from "../types.js";
 import { type ApiCall, type ApiRoute, matchApiRoute } from "./api-routes.js";
+import { ArchiveCache, type ArchiveLease } from "./archive-cache.js";
 import { detectInputFromBody } from "./detect-input.js";
 import { API_V3_DIGEST_CHALLENGE, parseDigestHeader, verifyDigest } from "./digest-auth.js";
+import { EnvelopePlans } from "./download-envelope.js";
 import { readJsonBody } from "./read-json-body.js";
+import { type BodyPart, bodyLength, sendFileParts } from "./send-file-parts.js";
 import { type ApiUser, resolveUsers, type UserTable } from "./users.js";
 import {
   detectWire,
@@ -43,6 +48,13 @@ export const DATA_FILE_NAMES = { specs: "hd3specs.json", trees: "hd3trees.json" 
 
 /** Default largest request body, in bytes (the same as `express.json()`). */
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024;
+
+/** Default time a client has to send its request headers, in milliseconds. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default time a client has to send its whole request (headers and body), in milliseconds. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** Default time an idle keep-alive connection stays open after a reply, in milliseconds. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** API status and message a user without a download licence gets from fetchspecs/fetchtrees. */
 export const NO_DOWNLOAD_LICENCE = {
@@ -74,28 +86,49 @@ export interface ApiServerOptions {
   engine: ApiServerEngine;
   /**
    * The accounts allowed in: `{ username, secret, downloads? }` (from `loadUsersFile` or inline).
-   * `downloads: true` lets an account call fetchspecs and fetchtrees; others get status 229.
+   * `downloads: true` lets an account call fetchspecs, fetchtrees and fetcharchive; others get status 229.
    */
   users: readonly ApiUser[] | UserTable;
-  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees. */
+  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees (and as a ZIP by fetcharchive). */
   dataDir?: string;
   /** The specs file fetchspecs serves. Default: `<dataDir>/hd3specs.json`. */
   specsFile?: string;
   /** The trees file fetchtrees serves, byte for byte. Default: `<dataDir>/hd3trees.json`. */
   treesFile?: string;
-  /** Largest request body accepted, in bytes. Default 102400 (100 KiB). */
+  /** Largest request body accepted, in bytes. Default 102400 (100 KiB); a larger one gets 413 and the connection closes. */
   maxBodyBytes?: number;
+  /**
+   * Time a client has to send its request headers, in milliseconds. Default 10000. Applied by the
+   * server `createApiHttpServer` and `hd3 serve` create (Node's `server.headersTimeout`); a handler
+   * mounted on your own server cannot see requests before their headers are complete.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send its whole request, in milliseconds; an incomplete one is answered
+   * 408 and its connection closed. Default 20000; at least `headersTimeoutMs`. Applied by
+   * `createApiHttpServer` and `hd3 serve` (Node's `server.requestTimeout`, checked every second),
+   * and by this handler to the detect body it reads, on any server.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Time an idle keep-alive connection stays open after a reply, in milliseconds. Default 5000.
+   * Applied by `createApiHttpServer` and `hd3 serve` (Node's `server.keepAliveTimeout`).
+   */
+  keepAliveTimeoutMs?: number;
   /** Where failures of the engine or of file reads are reported. Default: console warnings. */
   logger?: Logger;
 }
 
-const KNOWN_OPTIONS: KnownOptions<ApiServerOptions> = {
+export const KNOWN_OPTIONS: KnownOptions<ApiServerOptions> = {
   engine: true,
   users: true,
   dataDir: true,
   specsFile: true,
   treesFile: true,
   maxBodyBytes: true,
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+  keepAliveTimeoutMs: true,
   logger: true,
 };
 
@@ -114,6 +147,16 @@ export interface ApiServer {
   (req: IncomingMessage, res: ServerResponse, next?: NextFunctionLike): void;
   /** Requests answered so far, by call; `unauthorized`, `badRequest` and `failed` count refusals. */
   readonly counts: Readonly<ApiServerCounts>;
+  /** The limits in force, defaults filled in (what `createApiHttpServer` applies to its server). */
+  readonly limits: Readonly<ApiServerLimits>;
+}
+
+/** The request limits of a server, resolved. */
+export interface ApiServerLimits {
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 interface ResolvedConfig {
@@ -121,8 +164,18 @@ interface ResolvedConfig {
   users: UserTable;
   specsFile: string | undefined;
   treesFile: string | undefined;
-  maxBodyBytes: number;
+  limits: ApiServerLimits;
   logger: Logger;
+}
+
+/** A server time limit: whole milliseconds that Node's timers accept. */
+function timeoutOption(option: string, value: unknown, fallback: number): number {
+  return numberOption(
+    option,
+    value,
+    { min: 1, max: MAX_TIMER_MS, integer: true, unit: "milliseconds" },
+    fallback,
+  );
 }
 
 function optionalPath(value: unknown, option: string): string | undefined {
@@ -148,17 +201,36 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
   const treesFile =
     optionalPath(o.treesFile, "treesFile") ??
     (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.trees));
+  const maxBodyBytes = numberOption(
+    "maxBodyBytes",
+    o.maxBodyBytes,
+    { min: 1024, integer: true, unit: "bytes" },
+    DEFAULT_MAX_BODY_BYTES,
+  );
+  const headersTimeoutMs = timeoutOption("headersTimeoutMs", o.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeoutMs = timeoutOption(
+    "requestTimeoutMs",
+    o.requestTimeoutMs,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+  );
+  if (requestTimeoutMs < headersTimeoutMs) {
+    invalidOption(
+      "requestTimeoutMs",
+      `must be at least headersTimeoutMs (${headersTimeoutMs}).`,
+      requestTimeoutMs,
+    );
+  }
+  const keepAliveTimeoutMs = timeoutOption(
+    "keepAliveTimeoutMs",
+    o.keepAliveTimeoutMs,
+    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  );
   return {
     engine,
     users,
     specsFile,
     treesFile,
-    maxBodyBytes: numberOption(
-      "maxBodyBytes",
-      o.maxBodyBytes,
-      { min: 1024, integer: true, unit: "bytes" },
-      DEFAULT_MAX_BODY_BYTES,
-    ),
+    limits: Object.freeze({ maxBodyBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }),
     logger: loggerOption("logger", o.logger),
   };
 }
@@ -185,8 +257,21 @@ function sendJson(
   res.end(text);
 }
 
+/**
+ * Answers a request that is refused before its body is read (401, 400, 404, 405, 413) and closes
+ * the connection after the reply: keeping it open would make Node read and discard the whole
+ * unread body first, which lets an unauthenticated client stream gigabytes into the server.
+ */
+function refuse(res: ServerResponse, httpStatus: number, body: WireBody, extra: Record<string, string> = {}) {
+  sendJson(res, httpStatus, body, { ...extra, Connection: "close" });
+}
+
 function isSiteCall(call: ApiCall): boolean {
-  return call === "detect" || call === "fetchspecs" || call === "fetchtrees";
+  return call === "detect" || call === "fetchspecs" || call === "fetchtrees" || call === "fetcharchive";
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A server-made error reply: integer status for site calls, string status for device calls. */
@@ -201,9 +286,13 @@ function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) 
 
 /**
  * Creates a self-hosted API v3 server answering detect, vendors, models, view, whathas,
- * fetchspecs and fetchtrees from local data, in the wire shapes of the cloud service, behind
- * Digest authentication (realm, nonce and opaque `APIv3`, qop `auth`). Detect is POST only; the
- * other calls accept POST and GET. Throws `HdOptionError` for bad options.
+ * fetchspecs, fetchtrees and fetcharchive from local data, in the wire shapes of the cloud
+ * service, behind Digest authentication (realm, nonce and opaque `APIv3`, qop `auth`). Every JSON
+ * reply carries `status` and `message` (downloads too), as the vendor's kits require. Detect is
+ * POST only; the other calls accept POST and GET. A refused request is answered with
+ * `Connection: close`, its body unread. Throws `HdOptionError` for bad options. For the vendor's
+ * kits (raw spaces on request lines) and the header/keep-alive limits, serve it with
+ * `createApiHttpServer`, or pass your server to `acceptRawSpaces`.
  *
  * @example
  * const engine = await LocalEngine.fromFiles("data/hd3specs.json", "data/hd3trees.json");
@@ -211,10 +300,45 @@ function apiErrorReply(error: unknown): (ReplyStatus & Record<string, unknown>) 
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const config = resolveOptions(options);
+  const archives = new ArchiveCache({
+    built(built, durationMs) {
+      config.logger.info?.("self-hosted API server: built the fetcharchive archive", {
+        code: "HD_SERVER_ARCHIVE_BUILT",
+        bytes: built.bytes,
+        devices: built.devices,
+        extras: built.extras,
+        trees: built.trees,
+        durationMs: Math.round(durationMs),
+      });
+      if (built.hasBlankLine) {
+        config.logger.warn(
+          "self-hosted API server: the archive holds CR LF CR LF; the vendor's v3.2.0 PHP kit cuts a reply at its last blank line and cannot read it",
+          { code: "HD_SERVER_ARCHIVE_BLANK_LINE" },
+        );
+      }
+    },
+    failed(error) {
+      config.logger.warn(
+        "self-hosted API server: cannot build the fetcharchive archive from the data files",
+        {
+          code: "HD_SERVER_ARCHIVE",
+          error: reason(error),
+        },
+      );
+    },
+  });
+  const envelopes = new EnvelopePlans((file, problem) =>
+    config.logger.warn("self-hosted API server: a data file is not one JSON object; serving it as it is", {
+      code: "HD_SERVER_DATA_FILE_SHAPE",
+      file,
+      problem,
+    }),
+  );
   const counts: ApiServerCounts = {
     detect: 0,
     fetchspecs: 0,
     fetchtrees: 0,
+    fetcharchive: 0,
     vendors: 0,
     models: 0,
     view: 0,
@@ -228,11 +352,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const { engine } = config;
     switch (route.call) {
       case "detect": {
-        const body = await readJsonBody(req, config.maxBodyBytes);
+        const body = await readJsonBody(req, config.limits.maxBodyBytes, config.limits.requestTimeoutMs);
         if (!body.ok) {
           counts.badRequest++;
-          const extra: Record<string, string> = body.httpStatus === 413 ? { Connection: "close" } : {};
-          sendJson(res, body.httpStatus, siteStatusWire(body.httpStatus, body.message), extra);
+          // A body that was too large, cut off or not JSON ends the connection.
+          refuse(res, body.httpStatus, siteStatusWire(body.httpStatus, body.message));
           return;
         }
         const input = detectInputFromBody(body.value);
@@ -255,6 +379,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         await sendDataFile(res, route.call === "fetchspecs" ? config.specsFile : config.treesFile);
         return;
       }
+      case "fetcharchive":
+        counts.fetcharchive++;
+        if (!downloads) {
+          sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
+          return;
+        }
+        await sendArchive(res);
+        return;
       case "vendors":
         counts.vendors++;
         sendJson(res, 200, vendorsWire(await engine.vendors()));
@@ -279,47 +411,86 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       sendJson(res, 503, siteStatusWire(503, "This server has no data file configured for this call"));
       return;
     }
-    let handle: Awaited<ReturnType<typeof open>>;
+    let handle: FileHandle;
     try {
       handle = await open(file, "r");
     } catch (error) {
       config.logger.warn("self-hosted API server: cannot open data file", {
         code: "HD_SERVER_DATA_FILE",
         file,
-        error: error instanceof Error ? error.message : String(error),
+        error: reason(error),
       });
       sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
       return;
     }
+    // Streamed from the opened handle: a data refresh that renames a new file into place
+    // does not change what this reply sends.
     try {
-      const { size } = await handle.stat();
+      const stat = await handle.stat();
+      const plan = await envelopes.plan(file, handle, stat);
+      const parts: BodyPart[] =
+        plan.kind === "splice"
+          ? [
+              { start: 0, end: plan.splice.insertAt },
+              plan.splice.text,
+              { start: plan.splice.insertAt, end: stat.size },
+            ]
+          : [{ start: 0, end: stat.size }];
       res.writeHead(200, {
         ...COMMON_HEADERS,
         "Content-Type": "application/json",
-        "Content-Length": String(size),
+        "Content-Length": String(bodyLength(parts)),
       });
-      // Streamed from the opened handle: a data refresh that renames a new file into place
-      // does not change what this reply sends. A client that goes away ends the stream quietly.
-      const stream = handle.createReadStream({ autoClose: false });
-      await new Promise<void>((resolveStream) => {
-        const done = () => {
-          stream.destroy();
-          resolveStream();
-        };
-        stream.once("error", (error) => {
-          config.logger.warn("self-hosted API server: reading a data file failed", {
-            code: "HD_SERVER_DATA_FILE",
-            file,
-            error: error.message,
-          });
-          res.destroy();
-          done();
-        });
-        res.once("close", done);
-        stream.pipe(res);
+      await sendFileParts(res, handle, parts);
+    } catch (error) {
+      config.logger.warn("self-hosted API server: reading a data file failed", {
+        code: "HD_SERVER_DATA_FILE",
+        file,
+        error: reason(error),
       });
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
     } finally {
       await handle.close().catch(() => undefined);
+    }
+  }
+
+  async function sendArchive(res: ServerResponse) {
+    const { specsFile, treesFile } = config;
+    if (specsFile === undefined || treesFile === undefined) {
+      sendJson(res, 503, siteStatusWire(503, "This server has no data files configured for this call"));
+      return;
+    }
+    let lease: ArchiveLease;
+    try {
+      lease = await archives.acquire(specsFile, treesFile);
+    } catch (error) {
+      // A build failure was reported by the cache (once per data version); a missing file was not.
+      if ((error as NodeJS.ErrnoException).syscall === "open") {
+        config.logger.warn("self-hosted API server: cannot open data file", {
+          code: "HD_SERVER_DATA_FILE",
+          error: reason(error),
+        });
+      }
+      sendJson(res, 503, siteStatusWire(503, "The archive of the data files is not available"));
+      return;
+    }
+    try {
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        "Content-Type": "application/zip",
+        "Content-Length": String(lease.size),
+        "Content-Disposition": 'attachment; filename="ultimate.zip"',
+      });
+      await sendFileParts(res, lease.handle, [{ start: 0, end: lease.size }]);
+    } catch (error) {
+      config.logger.warn("self-hosted API server: reading the archive failed", {
+        code: "HD_SERVER_ARCHIVE",
+        error: reason(error),
+      });
+      res.destroy();
+    } finally {
+      lease.release();
     }
   }
 
@@ -328,12 +499,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const match = matchApiRoute(url);
     if (match === undefined) {
       if (next !== undefined) next();
-      else sendJson(res, 404, { message: "Not found", status: 404 });
+      else refuse(res, 404, { message: "Not found", status: 404 });
       return;
     }
     if ("badEncoding" in match) {
       counts.badRequest++;
-      sendJson(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
+      refuse(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
       return;
     }
     const { route } = match;
@@ -341,7 +512,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const allowed = route.call === "detect" ? ["POST"] : ["POST", "GET"];
     if (!allowed.includes(method)) {
       counts.badRequest++;
-      sendJson(res, 405, errorWire(route.call, 405, `Method not allowed: use ${allowed.join(" or ")}`), {
+      refuse(res, 405, errorWire(route.call, 405, `Method not allowed: use ${allowed.join(" or ")}`), {
         Allow: allowed.join(", "),
       });
       return;
@@ -353,7 +524,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
     if (user === undefined) {
       counts.unauthorized++;
-      sendJson(res, 401, errorWire(route.call, 401, "Unauthorized: Digest authentication failed"), {
+      refuse(res, 401, errorWire(route.call, 401, "Unauthorized: Digest authentication failed"), {
         "WWW-Authenticate": API_V3_DIGEST_CHALLENGE,
       });
       return;
@@ -371,7 +542,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       config.logger.warn("self-hosted API server: a call failed", {
         code: "HD_SERVER_CALL_FAILED",
         call: route.call,
-        error: error instanceof Error ? error.message : String(error),
+        error: reason(error),
       });
       if (res.headersSent) res.destroy();
       else
@@ -383,5 +554,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     });
   };
   Object.defineProperty(handler, "counts", { value: counts, enumerable: true });
+  Object.defineProperty(handler, "limits", { value: config.limits, enumerable: true });
   return handler as ApiServer;
 }

@@ -1,6 +1,7 @@
 // HTTP Digest authentication as API v3 uses it: fixed realm/nonce/opaque `APIv3`, qop=auth, MD5.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import { encodeRawTarget } from "./request-line-filter.js";
 
 /** The realm, nonce and opaque every API v3 server uses (the pre-computed form the kits send). */
 export const API_V3_DIGEST_REALM = "APIv3";
@@ -83,12 +84,30 @@ export interface DigestCredentials {
 export interface DigestRequest {
   /** HTTP method of the request, e.g. `POST`. */
   method: string;
-  /** The request target exactly as sent (path plus query string). */
+  /** The request target as received (path plus query string; `acceptRawSpaces` percent-encodes raw spaces). */
   uri: string;
 }
 
 function md5(text: string): string {
   return createHash("md5").update(text, "utf8").digest("hex");
+}
+
+/**
+ * The bytes a client hashed for a header value Node decoded as Latin-1 (one char per byte): a
+ * kit that signs a raw UTF-8 path hashed those bytes, not the UTF-8 encoding of their Latin-1 reading.
+ */
+function headerBytes(text: string): Buffer {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range test is the point
+  return Buffer.from(text, /^[\u0000-\u00ff]*$/.test(text) ? "latin1" : "utf8");
+}
+
+/**
+ * True when the Digest `uri` (as the client signed it) names the request target received: the
+ * same text, or the raw target a kit signed (spaces, non-ASCII bytes) whose percent-encoded form,
+ * as `acceptRawSpaces` passes it on, is the target received.
+ */
+function signedForTarget(signedUri: string, target: string): boolean {
+  return signedUri === target || encodeRawTarget(signedUri) === target;
 }
 
 /** Computes the Digest `response` value (qop=auth, MD5) for the given parameters. */
@@ -100,7 +119,9 @@ export function digestResponse(
   cnonce: string,
 ): string {
   const ha1 = md5(`${credentials.username}:${API_V3_DIGEST_REALM}:${credentials.secret}`);
-  const ha2 = md5(`${method}:${uri}`);
+  const ha2 = createHash("md5")
+    .update(headerBytes(`${method}:${uri}`))
+    .digest("hex");
   return md5(`${ha1}:${API_V3_DIGEST_REALM}:${nc}:${cnonce}:auth:${ha2}`);
 }
 
@@ -121,8 +142,9 @@ const NOBODY: DigestCredentials = { username: "\u0000", secret: "\u0000" };
 /**
  * Checks a parsed Digest header against a request and an account lookup. Returns the matching
  * account, or `undefined` when anything is wrong: scheme parameters, realm/nonce/opaque other
- * than `APIv3`, qop other than `auth`, an algorithm other than MD5, a `uri` that differs from
- * the request's, an unknown user or a wrong response. The response is compared in constant time.
+ * than `APIv3`, qop other than `auth`, an algorithm other than MD5, a `uri` that names another
+ * target than the request's, an unknown user or a wrong response. The response is checked over
+ * the `uri` exactly as the client signed it (raw spaces included). The response is compared in constant time.
  */
 export function verifyDigest<U extends DigestCredentials>(
   params: DigestParams | undefined,
@@ -145,7 +167,7 @@ export function verifyDigest<U extends DigestCredentials>(
   if (qop !== "auth") return undefined;
   if (algorithm !== undefined && algorithm.toUpperCase() !== "MD5") return undefined;
   if (!/^[0-9a-fA-F]{8}$/.test(nc) || cnonce === "") return undefined;
-  if (uri !== request.uri) return undefined;
+  if (!signedForTarget(uri, request.uri)) return undefined;
   const user = findUser(username);
   const expected = digestResponse(user ?? NOBODY, request.method, uri, nc, cnonce);
   const matches = constantTimeEqual(response.toLowerCase(), expected);

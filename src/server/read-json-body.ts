@@ -3,7 +3,9 @@
 import type { IncomingMessage } from "node:http";
 
 /** What reading a body gives: the parsed value, or an HTTP status and a message saying why not. */
-export type BodyResult = { ok: true; value: unknown } | { ok: false; httpStatus: 400 | 413; message: string };
+export type BodyResult =
+  | { ok: true; value: unknown }
+  | { ok: false; httpStatus: 400 | 408 | 413; message: string };
 
 interface MaybeParsedRequest extends IncomingMessage {
   body?: unknown;
@@ -20,11 +22,16 @@ function parseText(text: string): BodyResult {
 }
 
 /**
- * Reads and parses the JSON body of `req`, at most `limitBytes` long. An empty body gives
- * `undefined`. When an upstream parser (`express.json()`) has already consumed the stream, its
- * `req.body` is used. Never rejects: a malformed body gives 400, an oversized one 413.
+ * Reads and parses the JSON body of `req`, at most `limitBytes` long, within `timeoutMs`. An empty
+ * body gives `undefined`. When an upstream parser (`express.json()`) has already consumed the
+ * stream, its `req.body` is used. Never rejects: a malformed body gives 400, one that does not
+ * arrive in time 408, an oversized one 413.
  */
-export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<BodyResult> {
+export function readJsonBody(
+  req: IncomingMessage,
+  limitBytes: number,
+  timeoutMs: number,
+): Promise<BodyResult> {
   const parsed = req as MaybeParsedRequest;
   if (parsed._body === true || req.readableEnded) {
     if (typeof parsed.body === "string" || Buffer.isBuffer(parsed.body)) {
@@ -40,9 +47,19 @@ export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
+    const timer = setTimeout(() => {
+      req.pause();
+      finish({
+        ok: false,
+        httpStatus: 408,
+        message: `Bad request: the body did not arrive within ${timeoutMs} ms`,
+      });
+    }, timeoutMs);
+    timer.unref();
     const finish = (result: BodyResult) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);

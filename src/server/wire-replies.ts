@@ -51,10 +51,13 @@ export function viewWire(reply: ViewReply | (ReplyStatus & { device?: unknown })
   return { ...deviceStatusWire(reply), device: reply.device };
 }
 
-/** A whathas reply on the wire: only `{ devices }` (no message, no status) on success. */
+/**
+ * A whathas reply on the wire: `{ devices, message, status: "0" }`. The contract's example shows
+ * `devices` alone, but the vendor's kits reject any reply without `status`.
+ */
 export function whatHasWire(reply: WhatHasReply | ReplyStatus): WireBody {
   if (Number(reply.status) !== 0 || !("devices" in reply)) return deviceStatusWire(reply);
-  return { devices: reply.devices };
+  return { devices: reply.devices, ...deviceStatusWire(reply) };
 }
 
 /** Status as a device call sends it (a string), for server-made replies such as 400 or 500. */

@@ -67,7 +67,7 @@ export interface SyncResult {
   previous: EngineDataInfo | undefined;
 }
 
-const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
+export const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
   dir: true,
   source: true,
   logger: true,

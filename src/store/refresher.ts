@@ -65,7 +65,7 @@ export interface DataRefresherOptions {
   random?: (() => number) | undefined;
 }
 
-const KNOWN_OPTIONS: KnownOptions<DataRefresherOptions> = {
+export const KNOWN_OPTIONS: KnownOptions<DataRefresherOptions> = {
   store: true,
   intervalMs: true,
   jitterMs: true,

@@ -1,13 +1,16 @@
 // `hd3 serve`, run as the real binary: HdClient and curl --digest against it, usage errors, signals, reload.
 
 import { execFile, execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import { HdAuthError, HdLicenceError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
+import { JsonSpanScanner } from "../../src/server/json-spans.js";
+import { digestHeader } from "../server/digest-header.js";
+import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { type BuiltPackage, buildPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import { countingForwarder, type ServeProcess, startServe } from "./support/hd3-serve.js";
@@ -31,6 +34,12 @@ function hasCurl(): boolean {
 }
 const curlPresent = hasCurl();
 if (!curlPresent) console.warn("[test/cli/serve] curl is not installed: skipping the curl --digest tests");
+
+/** A sample file as the server sends it: the file's bytes with status and message added before its last brace. */
+function withStatus(text: string): string {
+  const at = text.lastIndexOf("}");
+  return `${text.slice(0, at)},"message":"OK","status":0${text.slice(at)}`;
+}
 
 let built: BuiltPackage;
 let usersFile: string;
@@ -108,8 +117,8 @@ describe("hd3 serve on the sample database", () => {
       expect(specs.devices).toHaveLength(58);
       const treesFile = join(built.scratch("serve-downloads"), "trees.json");
       const download = await client.fetchTrees({ toFile: treesFile });
-      expect(readFileSync(treesFile, "utf8")).toBe(readFileSync(SAMPLE_TREES, "utf8"));
-      expect(download.bytes).toBe(readFileSync(SAMPLE_TREES).length);
+      expect(readFileSync(treesFile, "utf8")).toBe(withStatus(readFileSync(SAMPLE_TREES, "utf8")));
+      expect(download.bytes).toBe(readFileSync(treesFile).length);
       await expect(client.view("Apple", "No Such Phone")).rejects.toMatchObject({ code: "ERR_HD_NOT_FOUND" });
       await expect(client.detect({ "user-agent": "curl/8.5.0" })).rejects.toMatchObject({
         code: "ERR_HD_NOT_FOUND",
@@ -148,6 +157,47 @@ describe("hd3 serve on the sample database", () => {
       expect(server.stderr()).toContain(`${signal}: shutting down`);
       expect(server.stderr()).toContain("stopped");
     }
+  });
+
+  it("answers a kit-style request line with raw spaces, signed over the raw path", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const port = Number(new URL(server.url).port);
+    const request = kitStyleRequest("/apiv3/device/view/Samsung/Galaxy S25 Ultra.json", {
+      username: "alice",
+      secret: "alice-secret-1",
+    });
+    const { replies } = await rawExchange(port, request);
+    expect(replies[0]?.status).toBe(200);
+    expect(JSON.parse(replies[0]?.body ?? "")).toMatchObject({
+      device: { general_model: "Galaxy S25 Ultra" },
+    });
+  });
+
+  it("drops an incomplete request within the limits its flags set", async () => {
+    const server = await serve([
+      "--users-file",
+      usersFile,
+      "--headers-timeout-ms",
+      "300",
+      "--request-timeout-ms",
+      "600",
+      "--keep-alive-timeout-ms",
+      "300",
+      "--max-body-bytes",
+      "2048",
+    ]);
+    const port = Number(new URL(server.url).port);
+    const started = performance.now();
+    const slow = await rawExchange(port, "POST /apiv3/device/vendors.json HTTP/1.1\r\nHost: h\r\n");
+    expect(slow.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const uri = "/apiv3/site/detect/1.json";
+    const big = await rawExchange(
+      port,
+      `POST ${uri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "alice-secret-1", "POST", uri)}\r\n` +
+        `Content-Length: 4096\r\n\r\n${"x".repeat(4096)}`,
+    );
+    expect(big.replies[0]?.status).toBe(413);
   });
 
   it("takes the users file from HD_USERS_FILE", async () => {
@@ -201,9 +251,9 @@ describe.skipIf(!curlPresent)("hd3 serve with curl --digest", () => {
     );
     expect(whatHas.devices.length).toBeGreaterThan(0);
     const trees = await curl(`${url}/apiv3/site/fetchtrees/1.json`, secret, "{}");
-    expect(trees.body).toBe(readFileSync(SAMPLE_TREES, "utf8"));
+    expect(trees.body).toBe(withStatus(readFileSync(SAMPLE_TREES, "utf8")));
     const specs = await curl(`${url}/apiv3/site/fetchspecs/1.json`, secret, "{}");
-    expect(specs.body).toBe(readFileSync(SAMPLE_SPECS, "utf8"));
+    expect(specs.body).toBe(withStatus(readFileSync(SAMPLE_SPECS, "utf8")));
     expect((await curl(`${url}/apiv3/device/vendors.json`, "wrong")).httpStatus).toBe(401);
   });
 });
@@ -220,7 +270,7 @@ describe("hd3 serve --data-dir", () => {
       expect((await client.vendors()).vendor).toEqual(["Apple", "Nokia", "Sony Ericsson", "Ünïcødé 端末"]);
       const trees = join(dir, "download.json");
       await client.fetchTrees({ toFile: trees });
-      expect(readFileSync(trees, "utf8")).toBe(readFileSync(join(dir, "hd3trees.json"), "utf8"));
+      expect(readFileSync(trees, "utf8")).toBe(withStatus(readFileSync(join(dir, "hd3trees.json"), "utf8")));
 
       writeFileSync(join(dir, "hd3specs.json"), readFileSync(SAMPLE_SPECS));
       writeFileSync(join(dir, "hd3trees.json"), readFileSync(SAMPLE_TREES));
@@ -246,6 +296,44 @@ describe("hd3 serve --data-dir", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hd3: no synced data in .*serve-empty: run `hd3 sync/m);
+  });
+});
+
+describe("hd3 sync --archive from hd3 serve", () => {
+  it("syncs the served data from one fetcharchive download, trees byte for byte", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const dir = built.scratch("sync-archive");
+    const credentials = {
+      HD_USERNAME: "alice",
+      HD_SECRET: "alice-secret-1",
+      HD_SITE_ID: "1",
+      HD_BASE_URL: server.url,
+    };
+    const result = await runHd3(built, ["sync", "--archive", "--json", "--data-dir", dir], credentials);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ devices: 58 });
+    expect(result.stderr).toContain("from the fetcharchive archive");
+    const synced = readFileSync(join(dir, "hd3trees.json"), "utf8");
+    const spans = new JsonSpanScanner(["trees"]).push(readFileSync(SAMPLE_TREES));
+    expect(spans.length).toBeGreaterThan(3);
+    for (const span of spans)
+      expect(synced).toContain(`${JSON.stringify(span.name)}:${span.bytes.toString("utf8")}`);
+    const detected = await runHd3(built, ["detect", "--json", "--data-dir", dir, GALAXY_S24]);
+    expect(JSON.parse(detected.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
+  });
+
+  it("exits 3 for an account without downloads, leaving the data directory empty", async () => {
+    const server = await serve(["--users-file", usersFile]);
+    const dir = built.scratch("sync-archive-refused");
+    const credentials = {
+      HD_USERNAME: "bob",
+      HD_SECRET: "bob-secret-22",
+      HD_SITE_ID: "1",
+      HD_BASE_URL: server.url,
+    };
+    const result = await runHd3(built, ["sync", "--archive", "--data-dir", dir], credentials);
+    expect(result.code).toBe(3);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 
@@ -297,6 +385,37 @@ describe("hd3 serve usage errors", () => {
     expect(result.stderr).toContain("--port must be a whole number");
   });
 
+  it.each([
+    ["--headers-timeout-ms", "soon", "--headers-timeout-ms must be a whole number"],
+    ["--request-timeout-ms", "0", "--request-timeout-ms: expected a whole number of milliseconds"],
+    [
+      "--keep-alive-timeout-ms",
+      "99999999999",
+      "--keep-alive-timeout-ms: expected a whole number of milliseconds",
+    ],
+    ["--max-body-bytes", "10", "--max-body-bytes: expected a whole number of bytes of at least 1024"],
+  ])("exits 2 for %s %s, naming the flag", async (name, value, expected) => {
+    const result = await runHd3(built, ["serve", "--users-file", usersFile, "--port", "0", name, value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(expected);
+  });
+
+  it("exits 2 for a request timeout shorter than the headers timeout", async () => {
+    const result = await runHd3(built, [
+      "serve",
+      "--users-file",
+      usersFile,
+      "--port",
+      "0",
+      "--headers-timeout-ms",
+      "5000",
+      "--request-timeout-ms",
+      "1000",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--request-timeout-ms: must be at least headersTimeoutMs (5000)");
+  });
+
   it("exits 1 when the port is taken", async () => {
     const busy = await busyPort();
     try {
@@ -311,7 +430,16 @@ describe("hd3 serve usage errors", () => {
   it("documents its flags in --help and is listed in hd3 --help", async () => {
     const help = await runHd3(built, ["serve", "--help"]);
     expect(help.code).toBe(0);
-    for (const flag of ["--users-file <file>", "--data-dir <dir>", "--port <port>", "--host <address>"]) {
+    for (const flag of [
+      "--users-file <file>",
+      "--data-dir <dir>",
+      "--port <port>",
+      "--host <address>",
+      "--headers-timeout-ms <ms>",
+      "--request-timeout-ms <ms>",
+      "--keep-alive-timeout-ms <ms>",
+      "--max-body-bytes <bytes>",
+    ]) {
       expect(help.stdout).toContain(flag);
     }
     expect((await runHd3(built, ["--help"])).stdout).toContain("  serve");

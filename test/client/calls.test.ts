@@ -168,7 +168,7 @@ describe("HdClient calls", () => {
     expect(error).toMatchObject({ code: "ERR_HD_NOT_FOUND", status: 301, apiMessage: "Nothing found" });
   });
 
-  it("whatHas lists devices and normalises the missing status to 0/OK", async () => {
+  it("whatHas lists devices with the status and message the server sends", async () => {
     const reply = await client.whatHas("network", "HSDPA");
     expect(only().rawPath).toBe("/apiv3/device/whathas/network/HSDPA.json");
     expect(reply).toEqual({
@@ -179,6 +179,13 @@ describe("HdClient calls", () => {
         { id: "10", general_vendor: "Apple", general_model: "iPhone" },
       ],
     });
+  });
+
+  it("whatHas normalises a reply without status or message (the contract's example) to 0/OK", async () => {
+    const devices = [{ id: "10", general_vendor: "Apple", general_model: "iPhone" }];
+    server.script("whathas", { kind: "json", body: { devices } });
+    const reply = await client.whatHas("network", "HSDPA");
+    expect(reply).toEqual({ status: 0, message: "OK", devices });
   });
 
   it("whatHas round-trips a value with a percent sign", async () => {

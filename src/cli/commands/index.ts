@@ -40,6 +40,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: {
       "data-dir": SOURCE_FLAGS["data-dir"],
       ...CLOUD_FLAGS,
+      archive: {
+        type: "boolean",
+        description:
+          "Download one fetcharchive ZIP instead of fetchspecs + fetchtrees (for services that offer it, such as hd3 serve).",
+      },
       quiet: { type: "boolean", short: "q", description: "No progress bar; print the summary only." },
       json: { type: "boolean", description: "Print the summary as JSON." },
       ...HELP_FLAGS,
@@ -47,9 +52,14 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     details: [
       "Needs credentials and a licence that allows downloads (Ultimate Detection); otherwise the",
       "service answers status 229 and hd3 exits with code 3. The files already in the data directory",
-      "stay as they were unless both new files downloaded and validated.",
+      "stay as they were unless both new files downloaded and validated. --archive writes both files",
+      "from one archive download, with the same checks.",
     ],
-    examples: ["HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 sync", "hd3 sync --data-dir ./hd-data"],
+    examples: [
+      "HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 sync",
+      "hd3 sync --data-dir ./hd-data",
+      "HD_BASE_URL=http://127.0.0.1:8080 hd3 sync --archive --data-dir ./hd-data",
+    ],
     load: () => import("./sync.js"),
   },
   detect: {
@@ -142,19 +152,43 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description:
           "Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 for every interface.",
       },
+      "headers-timeout-ms": {
+        type: "string",
+        placeholder: "<ms>",
+        description: "Time a client has to send its request headers. Default 10000.",
+      },
+      "request-timeout-ms": {
+        type: "string",
+        placeholder: "<ms>",
+        description:
+          "Time a client has to send its whole request; then 408 and the connection closes. Default 20000.",
+      },
+      "keep-alive-timeout-ms": {
+        type: "string",
+        placeholder: "<ms>",
+        description: "Time an idle keep-alive connection stays open after a reply. Default 5000.",
+      },
+      "max-body-bytes": {
+        type: "string",
+        placeholder: "<bytes>",
+        description: "Largest request body; a larger one gets 413 and the connection closes. Default 102400.",
+      },
       quiet: { type: "boolean", short: "q", description: "No notes on stderr (warnings still show)." },
       ...HELP_FLAGS,
     },
     details: [
-      "Answers detect, vendors, models, view, whathas, fetchspecs and fetchtrees in the API v3 wire",
-      "format behind Digest authentication (realm, nonce and opaque APIv3). Accounts without",
-      '"downloads": true get status 229 on fetchspecs/fetchtrees. Prints the base URL on stdout.',
+      "Answers detect, vendors, models, view, whathas, fetchspecs, fetchtrees and fetcharchive in the",
+      "API v3 wire format behind Digest authentication (realm, nonce and opaque APIv3). Accounts without",
+      '"downloads": true get status 229 on the downloads. Prints the base URL on stdout.',
+      "Request lines with raw spaces (as the vendor's kits send model names) are accepted. A refused",
+      "request (400, 401, 404, 405, 408, 413) is answered with Connection: close, its body unread.",
       "SIGINT or SIGTERM stops it (requests in flight get 5 s); SIGHUP reloads --data-dir.",
       "Plain HTTP: put it behind a TLS proxy or keep it on a private network.",
     ],
     examples: [
       "hd3 serve --users-file users.json",
       "hd3 serve --users-file users.json --data-dir ./hd-data --port 8080 --host 0.0.0.0",
+      "hd3 serve --users-file users.json --headers-timeout-ms 5000 --request-timeout-ms 10000",
       'HD_USERNAME=alice HD_SECRET=s3cret HD_SITE_ID=1 HD_BASE_URL=http://127.0.0.1:8080 hd3 detect "Mozilla/5.0 ..."',
     ],
     load: () => import("./serve.js"),

@@ -1,10 +1,11 @@
 // `hd3 serve`: runs the self-hosted API v3 server on synced data (or the sample database) until a signal stops it.
 
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { LocalEngine } from "../../engine/local-engine.js";
 import { isHdOptionError } from "../../errors.js";
+import type { ApiServerOptions } from "../../server/api-server.js";
 import type { UserTable } from "../../server/users.js";
 import type { DataStore } from "../../store/data-store.js";
 import { type CommandContext, flag, note } from "../context.js";
@@ -42,6 +43,39 @@ function host(context: CommandContext): string {
     );
   }
   return text;
+}
+
+/** The request limit flags of `hd3 serve` and the `createApiServer` options they set. */
+export const LIMIT_FLAGS = {
+  "headers-timeout-ms": "headersTimeoutMs",
+  "request-timeout-ms": "requestTimeoutMs",
+  "keep-alive-timeout-ms": "keepAliveTimeoutMs",
+  "max-body-bytes": "maxBodyBytes",
+} as const satisfies Record<string, keyof ApiServerOptions>;
+
+type LimitOptions = Partial<Record<(typeof LIMIT_FLAGS)[keyof typeof LIMIT_FLAGS], number>>;
+
+/** The limit flags given, as options (their ranges are checked by `createApiServer`). */
+function limits(context: CommandContext): LimitOptions {
+  const options: LimitOptions = {};
+  for (const [name, option] of Object.entries(LIMIT_FLAGS)) {
+    const text = flag(context, name);
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+      throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`, context.command);
+    }
+    options[option] = Number(text);
+  }
+  return options;
+}
+
+/** Turns an option error of `createApiServer` into a usage error naming the flag. */
+function asUsageError(error: unknown, context: CommandContext): unknown {
+  if (!isHdOptionError(error)) return error;
+  const entry = Object.entries(LIMIT_FLAGS).find(([, option]) => option === error.option);
+  if (entry === undefined) return error;
+  const detail = error.message.replace(/^Invalid option `[^`]+`: /, "");
+  return new UsageError(`--${entry[0]}: ${detail}`, context.command);
 }
 
 /** The accounts from `--users-file`: required, and a bad file is a usage error naming the entry. */
@@ -130,7 +164,8 @@ function describeData(engine: LocalEngine): string {
 
 /**
  * Runs `hd3 serve`: loads the data (the store of `--data-dir`, else the sample database) and the
- * accounts of `--users-file`, serves `createApiServer` on `--host`:`--port`, prints the base URL
+ * accounts of `--users-file`, serves `createApiHttpServer` (request limits from the limit flags,
+ * raw spaces on request lines accepted) on `--host`:`--port`, prints the base URL
  * on stdout, and resolves with exit code 0 after SIGINT or SIGTERM once the server has closed
  * (requests in flight get {@link SHUTDOWN_GRACE_MS} to finish). SIGHUP reloads `--data-dir`
  * (e.g. after a `hd3 sync` from cron); a reload that fails keeps the data in use.
@@ -138,16 +173,22 @@ function describeData(engine: LocalEngine): string {
 export async function run(context: CommandContext): Promise<number> {
   const portNumber = port(context);
   const hostName = host(context);
+  const requestLimits = limits(context);
   const accounts = await users(context);
   const data = await openData(context);
-  const { createApiServer } = await import("../../server/api-server.js");
-  const api = createApiServer({
-    engine: data.engine,
-    users: accounts,
-    ...data.files,
-    logger: stderrLogger(context),
-  });
-  const server = createServer((req, res) => api(req, res));
+  const { createApiHttpServer } = await import("../../server/api-http-server.js");
+  let server: Server;
+  try {
+    server = createApiHttpServer({
+      engine: data.engine,
+      users: accounts,
+      ...data.files,
+      ...requestLimits,
+      logger: stderrLogger(context),
+    });
+  } catch (error) {
+    throw asUsageError(error, context);
+  }
   const address = await listen(server, portNumber, hostName);
 
   // The handlers are in place before the URL is printed: whoever reads the URL may signal at once.

@@ -1,0 +1,196 @@
+// DataStore.sync through ArchiveDataSource: one archive download, the same atomic and validated install, tree key order kept.
+
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
+import { HdClient } from "../../src/client/index.js";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import { silentLogger } from "../../src/logger.js";
+import { createApiHttpServer } from "../../src/server/api-http-server.js";
+import { ArchiveDataSource } from "../../src/store/archive-source.js";
+import type { SyncDownloadOptions } from "../../src/store/data-source.js";
+import { DataStore } from "../../src/store/data-store.js";
+import { FakeEngine } from "../server/fake-engine.js";
+
+const SAMPLE_SPECS = "data/sample/sample-specs.json";
+const SAMPLE_TREES = "data/sample/sample-trees.json";
+const users = [
+  { username: "alice", secret: "s3cret", downloads: true },
+  { username: "bob", secret: "hunter2", downloads: false },
+];
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+let scratch: string;
+let served: string;
+let server: ReturnType<typeof createApiHttpServer>;
+let baseUrl: string;
+let dir: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "hd3-archive-source-"));
+  served = join(scratch, "served");
+  await mkdir(served);
+  // Integer-like keys after a word key: JSON.parse would move "6620" first.
+  const trees = JSON.parse(await readFile(SAMPLE_TREES, "utf8"));
+  const text = JSON.stringify(trees).replace(
+    '"trees":{',
+    '"trees":{"x-test0":{"10":{"zeta":{"zeta1":"1","6620":"2"}}},',
+  );
+  await writeFile(join(served, "hd3trees.json"), text);
+  await writeFile(join(served, "hd3specs.json"), await readFile(SAMPLE_SPECS));
+  server = createApiHttpServer({ engine: new FakeEngine(), users, dataDir: served, logger: silentLogger });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(scratch, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(scratch, "store-"));
+});
+
+const clients: HdClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+function clientAs(user = users[0]!) {
+  const client = new HdClient({
+    username: user.username,
+    secret: user.secret,
+    siteId: 1,
+    baseUrl,
+    retries: 0,
+    timeoutMs: 5_000,
+    logger: silentLogger,
+  });
+  clients.push(client);
+  return client;
+}
+
+describe("ArchiveDataSource", () => {
+  it("syncs from one archive download, and the engine detects as from the served files", async () => {
+    const client = clientAs();
+    let downloads = 0;
+    const counting = {
+      fetchArchive: (options: SyncDownloadOptions) => {
+        downloads++;
+        return client.fetchArchive(options);
+      },
+    };
+    const store = new DataStore({
+      dir,
+      source: new ArchiveDataSource({ client: counting }),
+      logger: silentLogger,
+    });
+    const result = await store.sync();
+    expect(downloads).toBe(1);
+    expect(result.info.devices).toBe(58);
+    expect(await readdir(dir)).toEqual(["hd3specs.json", "hd3trees.json"]);
+    const reference = await LocalEngine.fromFiles(
+      join(served, "hd3specs.json"),
+      join(served, "hd3trees.json"),
+      {
+        logger: silentLogger,
+      },
+    );
+    expect(store.engine?.detect({ "user-agent": IPHONE })).toEqual(
+      reference.detect({ "user-agent": IPHONE }),
+    );
+  });
+
+  it("writes each tree byte for byte, integer-like keys where the server had them", async () => {
+    const store = new DataStore({
+      dir,
+      source: new ArchiveDataSource({ client: clientAs() }),
+      logger: silentLogger,
+    });
+    await store.sync();
+    const written = await readFile(join(dir, "hd3trees.json"), "utf8");
+    expect(written).toContain('"x-test0":{"10":{"zeta":{"zeta1":"1","6620":"2"}}}');
+    const original = JSON.parse(await readFile(join(served, "hd3trees.json"), "utf8"));
+    expect(JSON.parse(written)).toEqual({
+      ...original,
+      _notice: undefined,
+      message: "OK",
+      status: 0,
+      trees: original.trees,
+    });
+  });
+
+  it("keeps the data in use and leaves no archive behind when the account has no downloads (229)", async () => {
+    const good = new DataStore({
+      dir,
+      source: new ArchiveDataSource({ client: clientAs() }),
+      logger: silentLogger,
+    });
+    await good.sync();
+    const before = await readFile(join(dir, "hd3specs.json"));
+    const source = new ArchiveDataSource({ client: clientAs(users[1]) });
+    const refused = new DataStore({ dir, source, logger: silentLogger });
+    await expect(refused.sync()).rejects.toMatchObject({ code: "ERR_HD_SYNC", status: 229 });
+    await source.close();
+    expect(await readFile(join(dir, "hd3specs.json"))).toEqual(before);
+    expect((await readdir(dir)).filter((name) => name.includes("archive") || name.endsWith(".tmp"))).toEqual(
+      [],
+    );
+  });
+
+  it("refuses an archive without trees, and one whose record does not match its name", async () => {
+    const record = '{"Device":{"_id":"1","hd_specs":{"general_vendor":"A","general_model":"B"}}}';
+    for (const [entries, problem] of [
+      [[["Device_1.json", record]], "no <tree name>.json entry"],
+      [
+        [
+          ["Device_2.json", record],
+          ["user-agent0.json", "{}"],
+        ],
+        "is not a {",
+      ],
+      [
+        [
+          ["Device_1.json", record],
+          ["user-agent0.json", '{"a":'],
+        ],
+        "not one JSON object",
+      ],
+    ] as const) {
+      const source = new ArchiveDataSource({
+        client: { fetchArchive: (options) => writeZip(options.toFile, entries) },
+      });
+      const store = new DataStore({ dir, source, logger: silentLogger });
+      await expect(store.sync()).rejects.toMatchObject({
+        code: "ERR_HD_SYNC",
+        cause: expect.objectContaining({ code: "ERR_HD_DATA", message: expect.stringContaining(problem) }),
+      });
+      expect(await readdir(dir)).toEqual([]);
+    }
+  });
+
+  it("rejects options without a client that can fetch an archive", () => {
+    expect(() => new ArchiveDataSource({ client: {} as never })).toThrow(
+      expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option: "client" }),
+    );
+    expect(() => new ArchiveDataSource({ client: clientAs(), cleint: 1 } as never)).toThrow(
+      expect.objectContaining({ option: "cleint" }),
+    );
+  });
+});
+
+async function writeZip(file: string, entries: readonly (readonly [string, string])[]) {
+  const zip = new ZipFile();
+  for (const [name, text] of entries) zip.addBuffer(Buffer.from(text), name, { compress: false });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  await writeFile(file, Buffer.concat(chunks));
+  return { file, bytes: Buffer.concat(chunks).length };
+}
