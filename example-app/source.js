@@ -4,7 +4,8 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { hasCachedData, LocalEngine } from "express-handset-detection";
+import { LocalEngine } from "express-handset-detection";
+import { hasCachedData } from "express-handset-detection/data";
 
 /** @typedef {import("express-handset-detection").HandsetDetectionOptions} HandsetDetectionOptions */
 

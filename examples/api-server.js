@@ -1,7 +1,8 @@
 // A self-hosted API v3 server in an Express app: HD_DATA_DIR=./hd-data HD_USERS_FILE=users.json node examples/api-server.js
 import { join } from "node:path";
 import express from "express";
-import { createApiServer, LocalEngine, loadUsersFile } from "express-handset-detection";
+import { LocalEngine } from "express-handset-detection";
+import { createApiServer, loadUsersFile } from "express-handset-detection/server";
 
 // #region server
 const dataDir = process.env.HD_DATA_DIR ?? "./hd-data"; // filled by `hd3 sync --data-dir ./hd-data`

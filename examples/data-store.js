@@ -1,5 +1,6 @@
 // Keeps synced data on disk and in a local engine: HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/data-store.js
-import { DataStore, HdClient } from "express-handset-detection";
+import { HdClient } from "express-handset-detection";
+import { DataStore } from "express-handset-detection/data";
 
 // #region store
 const client = new HdClient({

@@ -1,7 +1,8 @@
 // A memo shared by every instance through Redis (npm install ioredis):
 // REDIS_URL=redis://127.0.0.1:6379 HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/redis-memo.js
 import express from "express";
-import { createRedisStore, createTieredStore, handsetDetection, MemoryStore } from "express-handset-detection";
+import { handsetDetection, MemoryStore } from "express-handset-detection";
+import { createRedisStore, createTieredStore } from "express-handset-detection/redis";
 
 // #region tiered
 const store = createTieredStore({

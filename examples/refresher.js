@@ -1,7 +1,8 @@
 // Local data kept fresh while serving, with a readiness probe:
 // HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... HD_DATA_DIR=/var/cache/handset-detection node examples/refresher.js
 import express from "express";
-import { DataRefresher, DataStore, HdClient, handsetDetection } from "express-handset-detection";
+import { HdClient, handsetDetection } from "express-handset-detection";
+import { DataRefresher, DataStore } from "express-handset-detection/data";
 
 // #region refresher
 const store = new DataStore({

@@ -1,14 +1,11 @@
-// The package's public entry point: a hand-picked set of exports, nothing else.
+// The package's root entry point: what an Express app needs. The self-hosted server, the Redis
+// stores and local data management have entry points of their own (`/server`, `/redis`, `/data`).
 
 export { MemoryStore, type MemoryStoreOptions } from "./cache/memory-store.js";
-export {
-  createRedisStore,
-  type RedisLikeClient,
-  type RedisStore,
-  type RedisStoreOptions,
-  type RedisStoreStats,
-} from "./cache/redis-store.js";
-export { createTieredStore, type TieredStoreOptions } from "./cache/tiered-store.js";
+/** @deprecated Import from `express-handset-detection/redis`. */
+export { createRedisStore } from "./cache/redis-store.js";
+/** @deprecated Import from `express-handset-detection/redis`. */
+export { createTieredStore } from "./cache/tiered-store.js";
 export type { CacheEntry, CacheStore } from "./cache/types.js";
 export type {
   ArchiveDownloadOptions,
@@ -22,7 +19,7 @@ export {
   HdClient,
 } from "./client/index.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
-export type { EngineData, EngineDataInfo } from "./engine/engine-data.js";
+export type { EngineDataInfo } from "./engine/engine-data.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";
 export type { DetectionExplanation, LocalViewReply, MatchExplanation } from "./engine/local-engine.js";
 export { LocalEngine } from "./engine/local-engine.js";
@@ -68,62 +65,15 @@ export {
 } from "./middleware/metrics.js";
 export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
-export type {
-  ApiCall,
-  ApiHttpServer,
-  ApiServer,
-  ApiServerCounts,
-  ApiServerEngine,
-  ApiServerLimits,
-  ApiServerOptions,
-  ApiUser,
-  NextFunctionLike,
-  UserTable,
-} from "./server/index.js";
-export {
-  API_CALLS,
-  API_V3_DIGEST_CHALLENGE,
-  API_V3_DIGEST_REALM,
-  acceptRawSpaces,
-  createApiHttpServer,
-  createApiServer,
-  DATA_FILE_NAMES,
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  loadUsersFile,
-  NO_DOWNLOAD_LICENCE,
-  resolveUsers,
-} from "./server/index.js";
-export {
-  type ArchiveClient,
-  ArchiveDataSource,
-  type ArchiveDataSourceOptions,
-} from "./store/archive-source.js";
-export type {
-  DataSource,
-  SyncDownloadOptions,
-  SyncDownloadProgress,
-  SyncDownloadResult,
-} from "./store/data-source.js";
-export type { DataStoreOptions, SyncOptions, SyncProgress, SyncResult } from "./store/data-store.js";
-export {
-  DataStore,
-  hasCachedData,
-  PREVIOUS_SUFFIX,
-  SPECS_FILE_NAME,
-  TREES_FILE_NAME,
-} from "./store/data-store.js";
-export {
-  DataRefresher,
-  type DataRefresherOptions,
-  DEFAULT_REFRESH_INTERVAL_MS,
-  type RefreshableStore,
-  type RefreshError,
-  type RefreshStatus,
-} from "./store/refresher.js";
-export type { StoreFileSystem } from "./store/store-fs.js";
+/**
+ * @deprecated Import from `express-handset-detection/server`. The root keeps these five factories
+ * until 0.2 so code written against 0.1 keeps working; their types and constants are only there.
+ */
+export { createApiServer } from "./server/api-server.js";
+/** @deprecated Import from `express-handset-detection/data`. */
+export { DataStore } from "./store/data-store.js";
+/** @deprecated Import from `express-handset-detection/data`. */
+export { DataRefresher } from "./store/refresher.js";
 export type * from "./types.js";
 export {
   DEVICE_LIST_FIELDS,

@@ -1,4 +1,4 @@
-// The self-hosted API v3 server's public API, re-exported by the package entry point.
+// The `express-handset-detection/server` entry point: the self-hosted API v3 server.
 
 export { type ApiHttpServer, createApiHttpServer } from "./api-http-server.js";
 export { API_CALLS, type ApiCall } from "./api-routes.js";

@@ -1,0 +1,30 @@
+// The `express-handset-detection/data` entry point: local data on disk, syncing it, keeping it fresh.
+
+export type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
+export { type ArchiveClient, ArchiveDataSource, type ArchiveDataSourceOptions } from "./archive-source.js";
+export type {
+  DataSource,
+  SyncDownloadOptions,
+  SyncDownloadProgress,
+  SyncDownloadResult,
+} from "./data-source.js";
+export {
+  DataStore,
+  type DataStoreOptions,
+  hasCachedData,
+  PREVIOUS_SUFFIX,
+  SPECS_FILE_NAME,
+  type SyncOptions,
+  type SyncProgress,
+  type SyncResult,
+  TREES_FILE_NAME,
+} from "./data-store.js";
+export {
+  DataRefresher,
+  type DataRefresherOptions,
+  DEFAULT_REFRESH_INTERVAL_MS,
+  type RefreshableStore,
+  type RefreshError,
+  type RefreshStatus,
+} from "./refresher.js";
+export type { StoreFileSystem } from "./store-fs.js";
