@@ -11,12 +11,14 @@ import { homePage, notFoundPage, shopDesktopPage, shopMobilePage } from "./views
 /** @typedef {import("express-handset-detection").Device} Device */
 /** @typedef {NonNullable<import("express-handset-detection").HandsetDetectionOptions["logger"]>} Logger */
 /** @typedef {import("./source.js").DetectionSource} DetectionSource */
+/** @typedef {import("express-handset-detection").HandsetDetectionOptions} HandsetDetectionOptions */
 
 /**
  * @typedef {object} CreateAppOptions
  * @property {DetectionSource} [source]  Where detections come from (default: {@link chooseSource} of `env`).
  * @property {Readonly<Record<string, string | undefined>>} [env]  Variables to choose the source from (default `process.env`).
  * @property {Logger} [logger]  Where the middleware's warnings go (default: `console.warn`).
+ * @property {HandsetDetectionOptions["clientHints"]} [clientHints]  Client-hint settings (default: `{ critical: true }` when `HD_CRITICAL_CH=1`, else on).
  */
 
 /**
@@ -38,7 +40,10 @@ function deviceJson(device) {
  * @returns {Promise<import("express").Express>}
  */
 export async function createApp(options = {}) {
-  const source = options.source ?? (await chooseSource(options.env ?? process.env));
+  const env = options.env ?? process.env;
+  const source = options.source ?? (await chooseSource(env));
+  // Client hints are on by default; Critical-CH (the phone named on the first page, for one more round trip) is opt-in.
+  const clientHints = options.clientHints ?? (env.HD_CRITICAL_CH === "1" ? { critical: true } : true);
   const app = express();
   app.disable("x-powered-by");
 
@@ -53,8 +58,15 @@ export async function createApp(options = {}) {
     res.type("image/svg+xml").set("Cache-Control", "public, max-age=86400").send(heroSvg(width));
   });
 
-  // Every request below gets req.device (and res.locals.device).
-  app.use(handsetDetection({ ...source.options, ...(options.logger ? { logger: options.logger } : {}) }));
+  // Every request below gets req.device (and res.locals.device). The middleware also serves the
+  // page script at /hd-device.js (see deviceScriptTag() in views.js), without a detection.
+  app.use(
+    handsetDetection({
+      ...source.options,
+      clientHints,
+      ...(options.logger ? { logger: options.logger } : {}),
+    }),
+  );
 
   app.get("/", (req, res) => {
     const device = req.device;

@@ -1,6 +1,7 @@
 // @ts-check
 // The example app's pages, as plain functions returning HTML (every value from a detection is escaped).
 
+import { deviceScriptTag } from "express-handset-detection";
 import { HERO_WIDTHS, heroHeight } from "./images.js";
 
 /** @typedef {import("express-handset-detection").Device} Device */
@@ -55,6 +56,33 @@ const ANSWERED_BY = {
   skipped: "nobody (detection skipped)",
 };
 
+/**
+ * What the detection ran on, in words: the user-agent alone, the client hints (a model or a
+ * platform version the user-agent hides), or the page script (a touch screen behind a Mac user-agent).
+ * @param {Device} device
+ * @param {string} userAgent
+ */
+export function decidedBy(device, userAgent) {
+  if (device.decidedBy === "page-script") return "page script: a touch screen behind a Mac user-agent";
+  if (device.decidedBy === "client-hints") {
+    return /Android 10; K\)/.test(userAgent)
+      ? "model from client hints"
+      : "platform version from client hints";
+  }
+  return "user-agent";
+}
+
+/**
+ * The screen the page script measured, or a hint that it comes from the second page on.
+ * @param {Device} device
+ */
+function measuredScreen(device) {
+  const s = device.screen;
+  return s === undefined
+    ? "not yet (the page script reports it from the next page on)"
+    : `${s.width} × ${s.height} CSS px at ${s.pixelRatio}x, ${s.maxTouchPoints} touch points`;
+}
+
 /** @type {Record<DetectionSource["kind"], string>} */
 const SOURCE_LABEL = {
   cloud: "Handset Detection cloud API",
@@ -90,6 +118,7 @@ export function layout({ title, active, source, body }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · express-handset-detection</title>
 <link rel="stylesheet" href="/static/style.css">
+${deviceScriptTag()}
 </head>
 <body>
 <header class="top">
@@ -133,6 +162,8 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
     ["Browser", words([s.general_browser, s.general_browser_version])],
     ["Screen", screen(device)],
     ["Answered by", `${ANSWERED_BY[device.source]} · ${SOURCE_LABEL[source.kind]}`],
+    ["Decided by", decidedBy(device, userAgent)],
+    ["Measured screen", measuredScreen(device)],
   ];
   const why = found
     ? ""
@@ -157,7 +188,7 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
       ${rows
         .map(
           ([k, v]) =>
-            `<div${k === "Answered by" ? ' class="wide"' : ""}><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`,
+            `<div${k === "Answered by" || k === "Measured screen" ? ' class="wide"' : ""}><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`,
         )
         .join("\n      ")}
     </dl>

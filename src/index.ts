@@ -54,8 +54,23 @@ export {
   pickAsset,
   type SizedAsset,
 } from "./middleware/adaptive.js";
-export type { Device, DeviceClass, DeviceSource } from "./middleware/device.js";
+export {
+  type BrandVersion,
+  type ClientHints,
+  parseClientHints,
+} from "./middleware/client-hints.js";
+export type { DecidedBy, Device, DeviceClass, DeviceSource } from "./middleware/device.js";
+export {
+  type DeviceScreen,
+  type DeviceScriptHandler,
+  type DeviceScriptTagOptions,
+  deviceScript,
+  deviceScriptHash,
+  deviceScriptTag,
+  type PageScriptOptions,
+} from "./middleware/device-script.js";
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
+export { type ClientHintsOptions, KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
 export type { MemoDevice, MemoGeoIp, MemoValue } from "./middleware/memo.js";
 export {
   CLOUD_LATENCY_BUCKETS_MS,

@@ -33,10 +33,16 @@ function positive(text: string | undefined): number | undefined {
 
 /**
  * The display width to serve a device, in pixels: the legacy `display.max_image_width` when it
- * was asked for and answered, else the specs' `display_x`; `undefined` when neither is known.
+ * was asked for and answered, else the specs' `display_x`, else the screen the page script
+ * measured (width × pixel ratio, in device pixels); `undefined` when none is known.
  */
 export function displayWidth(device: Device): number | undefined {
-  return positive(device.display?.max_image_width) ?? positive(device.specs.display_x);
+  const screen = device.screen;
+  return (
+    positive(device.display?.max_image_width) ??
+    positive(device.specs.display_x) ??
+    (screen === undefined ? undefined : Math.round(screen.width * screen.pixelRatio))
+  );
 }
 
 /**

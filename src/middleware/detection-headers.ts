@@ -2,6 +2,16 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import type { DetectionHeaders } from "../types.js";
+import {
+  applyClientHints,
+  HINT_VARY,
+  type HintTarget,
+  hintTarget,
+  KEYED_HINTS,
+  parseClientHints,
+} from "./client-hints.js";
+import type { DecidedBy } from "./device.js";
+import { type DeviceScreen, iPadUserAgent, isMacSafari, readScriptCookie } from "./device-script.js";
 
 /**
  * Headers whose absence decides a detection as much as their presence: they are always named in
@@ -50,14 +60,30 @@ const CORE_VARY =
 export interface PickedHeaders {
   /** Lower-case name to value, allow-listed headers only, in a fresh object of this request. */
   readonly headers: DetectionHeaders;
-  /** Memo key: `d:` then each present header's name and value, in the allow-list's order. */
+  /**
+   * Memo key: `d:` then each present header's name and value, in the allow-list's order; then,
+   * only when they can change the detection, the raw client hints that complete a frozen
+   * user-agent and the page script's touch screen behind a Mac user-agent.
+   */
   readonly key: string;
   /** The user-agent value (empty string when absent). */
   readonly userAgent: string;
-  /** `Vary` value: every core detection header, plus the other allowed headers this request carried. */
+  /** `Vary` value: every core detection header, plus the other allowed headers this request carried, the hints read and `Cookie` when the page script's cookie decided. */
   readonly vary: string;
   /** The request's `Accept-Language`, for `general_language` (never sent, never keyed). */
   readonly acceptLanguage: string | undefined;
+  /** The frozen user-agent this request's client hints can complete, if any (see {@link hintTarget}). */
+  readonly hintTarget: HintTarget | undefined;
+  /** The request's own headers, for reading the hints once a detection is needed. */
+  readonly requestHeaders: IncomingHttpHeaders;
+  /** What the page script measured (its cookie), when the request carried it. */
+  readonly screen: DeviceScreen | undefined;
+  /** A Mac Safari user-agent with a touch screen: an iPad. */
+  readonly iPadBehindMac: boolean;
+  /** What the detection runs on: `user-agent` as picked; set by {@link applyEvidence} on a memo miss. */
+  readonly decidedBy: DecidedBy;
+  /** `general_platform_version` told by the client hints; set by {@link applyEvidence}. */
+  readonly platformVersion: string | undefined;
 }
 
 /** Options of {@link createHeaderPicker}. */
@@ -66,6 +92,10 @@ export interface HeaderPickerOptions {
   allow?: readonly string[];
   /** Lower-case header names never to detect on, though allowed. */
   ignore?: readonly string[];
+  /** Read the client hints that complete a frozen user-agent (default `false`). */
+  clientHints?: boolean;
+  /** The page script's cookie name, when its cookie is to be read. */
+  scriptCookie?: string;
 }
 
 /** Builds the function that picks a request's detection headers from Node's `req.headers`. */
@@ -78,6 +108,8 @@ export function createHeaderPicker(
     .filter((name) => !ignored.has(name))
     .sort();
   const core = new Set<string>(CORE_DETECTION_HEADERS);
+  const readHints = options.clientHints === true;
+  const scriptCookie = options.scriptCookie;
 
   return (raw) => {
     const headers: DetectionHeaders = {};
@@ -91,13 +123,79 @@ export function createHeaderPicker(
       key += `${name}\u0000${value}\u0001`;
       if (!core.has(name)) vary += `, ${name}`;
     }
+    const userAgent = headers["user-agent"] ?? "";
+    // Hints join the key as sent, unparsed: parsing them and rebuilding the user-agent waits for a
+    // memo miss (see `applyEvidence`), so a memo hit costs a few concatenations, not a parse.
+    let target: HintTarget | undefined;
+    const platform = raw["sec-ch-ua-platform"];
+    if (readHints && typeof platform === "string") {
+      target = hintTarget(platform, userAgent);
+      if (target !== undefined) {
+        // By position, without names: the key stays short, and a memo hit hashes it whole.
+        key += "\u0003";
+        for (const name of KEYED_HINTS[target]) {
+          const value = raw[name];
+          key += typeof value === "string" ? `${value}\u0001` : "\u0002";
+        }
+        vary += HINT_VARY[target];
+      }
+    }
+    let screen: DeviceScreen | undefined;
+    let iPadBehindMac = false;
+    if (scriptCookie !== undefined) {
+      screen = readScriptCookie(raw.cookie, scriptCookie);
+      // The cookie decides whether a Mac Safari user-agent is an iPad, so it is in Vary even when absent.
+      const macSafari = isMacSafari(userAgent);
+      iPadBehindMac = macSafari && screen !== undefined && screen.maxTouchPoints > 1;
+      if (iPadBehindMac) key += "\u0003touch";
+      if (macSafari || screen !== undefined) vary += ", Cookie";
+    }
     const acceptLanguage = raw["accept-language"];
     return {
       headers,
       key,
-      userAgent: headers["user-agent"] ?? "",
+      userAgent,
       vary,
       acceptLanguage: typeof acceptLanguage === "string" ? acceptLanguage : undefined,
+      hintTarget: target,
+      requestHeaders: raw,
+      screen,
+      iPadBehindMac,
+      decidedBy: "user-agent",
+      platformVersion: undefined,
     };
+  };
+}
+
+/**
+ * The headers to detect on for a memo miss: the user-agent rebuilt from the client hints (or the
+ * iPad user-agent a touch-screen Mac stands for), the same for the local engine and the cloud,
+ * with `decidedBy` and the hinted platform version set. Returns `picked` itself when nothing
+ * applies; otherwise one new user-agent string and a copy of the small headers object.
+ */
+export function applyEvidence(picked: PickedHeaders): PickedHeaders {
+  if (picked.iPadBehindMac) {
+    const userAgent = iPadUserAgent(picked.userAgent);
+    if (userAgent === undefined) return picked;
+    return {
+      ...picked,
+      headers: { ...picked.headers, "user-agent": userAgent },
+      userAgent,
+      decidedBy: "page-script",
+    };
+  }
+  if (picked.hintTarget === undefined) return picked;
+  const hinted = applyClientHints(
+    picked.hintTarget,
+    picked.userAgent,
+    parseClientHints(picked.requestHeaders),
+  );
+  if (!hinted.rebuilt && hinted.platformVersion === undefined) return picked;
+  return {
+    ...picked,
+    headers: hinted.rebuilt ? { ...picked.headers, "user-agent": hinted.userAgent } : picked.headers,
+    userAgent: hinted.userAgent,
+    decidedBy: "client-hints",
+    platformVersion: hinted.platformVersion,
   };
 }

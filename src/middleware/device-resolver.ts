@@ -5,7 +5,7 @@ import type { CacheEntry } from "../cache/types.js";
 import { HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
 import { foundSpecificDevice, isCrawler } from "./bots.js";
-import type { PickedHeaders } from "./detection-headers.js";
+import { applyEvidence, type PickedHeaders } from "./detection-headers.js";
 import {
   buildDevice,
   checkReply,
@@ -14,6 +14,7 @@ import {
   type DeviceSource,
   noReply,
   withCrawlerHint,
+  withEvidence,
 } from "./device.js";
 import { CloudPausedError, QuotaSpentError } from "./guarded-cloud.js";
 import {
@@ -61,7 +62,8 @@ const PEER_POLL_MS = 20;
 
 /** What is known about one request while a detection is worked out (memo misses only). */
 interface Context {
-  readonly picked: PickedHeaders;
+  /** The request's headers; on a miss, with what client hints or the page script add (`applyEvidence`). */
+  picked: PickedHeaders;
   /** Client IP when geoip is wanted. */
   readonly ip: string | undefined;
   /** Aborted when the request's budget runs out: cancels its cloud call. */
@@ -110,7 +112,8 @@ export class DeviceResolver {
   resolve(picked: PickedHeaders, ip: string | undefined): Device | Promise<Device> {
     const memo = this.#c.memo;
     const geoIp = this.#c.geoip && ip ? ip : undefined;
-    if (memo === undefined) return this.#miss(this.#context(picked, geoIp, undefined, undefined));
+    if (memo === undefined)
+      return this.#miss(this.#context(applyEvidence(picked), geoIp, undefined, undefined));
     const d = memo.get(picked.key);
     const g = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
     if (isThenable(d) || isThenable(g)) {
@@ -129,7 +132,7 @@ export class DeviceResolver {
       return buildDevice(device.value, "memo", geo?.value.geoip);
     }
     this.#c.metrics.memoMisses++;
-    return this.#miss(this.#context(picked, geoIp, device, geo));
+    return this.#miss(this.#context(applyEvidence(picked), geoIp, device, geo));
   }
 
   #context(
@@ -160,6 +163,7 @@ export class DeviceResolver {
       return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
     }
     metrics.memoMisses++;
+    ctx.picked = applyEvidence(ctx.picked);
     return this.#detect(ctx);
   }
 
@@ -283,7 +287,7 @@ export class DeviceResolver {
       try {
         const reply = checkReply(raw);
         const bot = this.#isBot(ctx, () => foundSpecificDevice(reply, engine, ctx.picked.headers));
-        return withCrawlerHint({ reply, bot }, ctx.picked.userAgent);
+        return withEvidence(withCrawlerHint({ reply, bot }, ctx.picked.userAgent), ctx.picked);
       } catch (error) {
         return toError(error);
       }
@@ -330,7 +334,10 @@ export class DeviceResolver {
         return this.#fallback(ctx, toError(error), "cloud");
       }
       const { geoip, ...rest } = reply;
-      const part = withCrawlerHint({ reply: rest, bot: this.#isBot(ctx) }, ctx.picked.userAgent);
+      const part = withEvidence(
+        withCrawlerHint({ reply: rest, bot: this.#isBot(ctx) }, ctx.picked.userAgent),
+        ctx.picked,
+      );
       this.#c.memo?.set(ctx.picked.key, { kind: "device", ...part, source: "cloud" });
       return buildDevice(part, "cloud", ctx.ip !== undefined ? this.#rememberGeo(ctx.ip, geoip) : undefined);
     });

@@ -10,9 +10,19 @@ import {
   type GeoIp,
   type ProductInfo,
 } from "../types.js";
+import type { HintTarget } from "./client-hints.js";
+import type { DeviceScreen } from "./device-script.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
+
+/**
+ * What the detection ran on: `user-agent` (the user-agent as sent, the usual case),
+ * `client-hints` (the user-agent rebuilt from the User-Agent Client Hints, which name the model
+ * and platform version a reduced user-agent hides, or a platform version filled from them), or
+ * `page-script` (the page script's cookie showed a touch screen behind a Mac user-agent: an iPad).
+ */
+export type DecidedBy = "user-agent" | "client-hints" | "page-script";
 
 /** Device classes the service answers, plus any other string it may answer. */
 export type DeviceClass =
@@ -45,6 +55,13 @@ export interface Device {
    * a spent quota, or a failure).
    */
   readonly source: DeviceSource;
+  /** What the detection ran on: the user-agent as sent, the client hints, or the page script. */
+  readonly decidedBy: DecidedBy;
+  /**
+   * The visitor's screen as the page script measured it (its cookie, sent from the second page
+   * on), or `undefined` without the script's cookie. Per visitor, never memoised.
+   */
+  readonly screen: DeviceScreen | undefined;
   /** API status of the reply: `0` found, `301` nothing found, `255` broken local data; `-1` when no reply. */
   readonly status: number;
   /** The reply's message (`OK` when found), or why there is no reply. */
@@ -88,6 +105,8 @@ export function classHintFromUserAgent(userAgent: string): DeviceClass {
 export interface DevicePart {
   readonly reply: DetectReply;
   readonly bot: boolean;
+  /** What the detection ran on; `user-agent` when not set (memo entries written before it existed). */
+  readonly decidedBy?: DecidedBy;
 }
 
 /** Builds a device. Shared memo devices are frozen, so one request cannot change another's. */
@@ -107,6 +126,8 @@ export function buildDevice(
     display: reply.display,
     geoip,
     source,
+    decidedBy: part.decidedBy ?? "user-agent",
+    screen: undefined,
     status: reply.status,
     message: reply.message,
     isMobile: cls === "Mobile",
@@ -125,6 +146,54 @@ export function buildDevice(
 export function withLanguage(device: Device, language: string): Device {
   if (device.specs.general_language === language) return device;
   return Object.freeze({ ...device, specs: Object.freeze({ ...device.specs, general_language: language }) });
+}
+
+/**
+ * The device with the page script's measurements of this visitor (per request, like the
+ * language: the memo keeps one answer per device).
+ */
+export function withScreen(device: Device, screen: DeviceScreen | undefined): Device {
+  if (screen === undefined) return device;
+  return Object.freeze({ ...device, screen });
+}
+
+/** How each hinted platform is named in the specs, so a hinted version lands on that platform only. */
+const HINTED_PLATFORM: Readonly<Record<HintTarget, RegExp>> = {
+  android: /^android/i,
+  windows: /^windows(?! ?phone)/i,
+  macos: /^mac/i,
+};
+
+/** What decided a detection, as the middleware worked it out before detecting (a `PickedHeaders`). */
+export interface Evidence {
+  readonly decidedBy: DecidedBy;
+  readonly hintTarget: HintTarget | undefined;
+  readonly platformVersion: string | undefined;
+}
+
+/**
+ * A detected part with what decided it, and the platform version the client hints told when the
+ * user-agent froze it (Windows 11 behind `Windows NT 10.0`, the real macOS or Android version),
+ * when the detected platform is the hinted one. Applied before the part is memoised, so memo
+ * hits carry it at no cost.
+ */
+export function withEvidence(part: DevicePart, evidence: Evidence): DevicePart {
+  const { decidedBy, hintTarget, platformVersion } = evidence;
+  if (decidedBy === "user-agent") return part;
+  const specs = part.reply.hd_specs;
+  if (
+    platformVersion === undefined ||
+    hintTarget === undefined ||
+    specs === undefined ||
+    !HINTED_PLATFORM[hintTarget].test(specs.general_platform)
+  ) {
+    return { ...part, decidedBy };
+  }
+  return {
+    ...part,
+    reply: { ...part.reply, hd_specs: { ...specs, general_platform_version: platformVersion } },
+    decidedBy,
+  };
 }
 
 /** A reply for "no detection ran": status `-1`, the given message, and a class hinted for crawlers. */

@@ -10,5 +10,10 @@ declare module "express-serve-static-core" {
   interface Locals {
     /** The device of this request, for templates; set by `handsetDetection()`. */
     device: Device;
+    /**
+     * The page script's `<script src>` tag, for templates (`pageScript` on, the default); set by
+     * `handsetDetection()`. For a strict CSP use `deviceScriptTag({ inline: true, nonce })`.
+     */
+    deviceScriptTag: string;
   }
 }

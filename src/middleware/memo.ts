@@ -2,6 +2,7 @@
 
 import type { CacheEntry, CacheStore } from "../cache/types.js";
 import type { DetectReply, GeoIp } from "../types.js";
+import type { DecidedBy } from "./device.js";
 
 /** A remembered device part, keyed by the detection headers. Never holds geoip. */
 export interface MemoDevice {
@@ -12,6 +13,8 @@ export interface MemoDevice {
   readonly source: "local" | "cloud";
   /** Whether the user-agent is a crawler. */
   readonly bot: boolean;
+  /** What the detection ran on (absent in entries written before it was recorded: `user-agent`). */
+  readonly decidedBy?: DecidedBy;
 }
 
 /** A remembered geoip, keyed by client IP. */

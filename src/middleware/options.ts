@@ -19,6 +19,8 @@ import {
 } from "../options.js";
 import { suggestName } from "../suggest.js";
 import type { DetectOption, Detector } from "../types.js";
+import { type PageScriptOptions, type ResolvedPageScript, resolvePageScript } from "./device-script.js";
+import { type ClientHintsOptions, type ResolvedClientHints, resolveClientHints } from "./hint-requests.js";
 import type { MemoValue } from "./memo.js";
 import type { HandsetDetectionEvent } from "./metrics.js";
 
@@ -116,6 +118,22 @@ export interface HandsetDetectionOptions {
   allowHeaders?: readonly string[];
   /** Lower-case header names never to send for detection, though allowed (e.g. `x-requested-with`). */
   ignoreHeaders?: readonly string[];
+  /**
+   * User-Agent Client Hints (default `true`): read the `Sec-CH-UA-*` headers that complete a
+   * frozen user-agent (the model and Android version behind Chrome's `Android 10; K`, Windows 11
+   * behind `Windows NT 10.0`, the real macOS version), detect on the user-agent rebuilt from
+   * them, and ask browsers that send hints for them with `Accept-CH`. `false`: neither read nor
+   * ask. An object tunes it: `{ critical: true }` also sends `Critical-CH` so the first page
+   * already names the phone; `extraHints` and `delegate` (see {@link ClientHintsOptions}).
+   */
+  clientHints?: boolean | ClientHintsOptions;
+  /**
+   * The page script (default `true`): the middleware serves a tiny first-party script at
+   * `/hd-device.js`, puts its tag in `res.locals.deviceScriptTag`, and reads the cookie it
+   * writes (touch points, screen size, pixel ratio): a Mac user-agent with a touch screen is an
+   * iPad, and `req.device.screen` is set. `false`: none of it. See {@link PageScriptOptions}.
+   */
+  pageScript?: boolean | PageScriptOptions;
 }
 
 /** Every option name, so that validation and docs cannot miss one. */
@@ -144,6 +162,8 @@ export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
   vary: true,
   allowHeaders: true,
   ignoreHeaders: true,
+  clientHints: true,
+  pageScript: true,
 };
 
 /** Defaults of the options that have one. */
@@ -194,6 +214,10 @@ export interface ResolvedOptions {
   vary: boolean;
   allowHeaders: readonly string[];
   ignoreHeaders: readonly string[];
+  /** What to ask browsers for; `undefined` when client hints are off. */
+  clientHints: ResolvedClientHints | undefined;
+  /** The page script; `undefined` when off. */
+  pageScript: ResolvedPageScript | undefined;
 }
 
 /** Names people reach for, mapped to ours (lower case). */
@@ -206,6 +230,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   site_id: "siteId",
   password: "secret",
   user: "username",
+  hints: "clientHints",
+  script: "pageScript",
 };
 
 /** The known option closest to `name`, when close enough to be a likely typo. */
@@ -407,6 +433,8 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     vary: booleanOption("vary", opt.vary, DEFAULTS.vary),
     allowHeaders,
     ignoreHeaders,
+    clientHints: resolveClientHints(opt.clientHints),
+    pageScript: resolvePageScript(opt.pageScript),
   };
 }
 

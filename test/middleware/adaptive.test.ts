@@ -55,6 +55,21 @@ describe("pickAsset", () => {
     expect(pickAsset(deviceWithWidth("750", "300"), [320, 800])).toBe(320);
   });
 
+  it("falls back to the screen the page script measured when the specs give no width", () => {
+    const measured = {
+      ...deviceWithWidth(""),
+      screen: { width: 1440, height: 900, pixelRatio: 2, maxTouchPoints: 0 },
+    };
+    expect(displayWidth(measured)).toBe(2880);
+    expect(displayWidth({ ...deviceWithWidth("1170"), screen: measured.screen })).toBe(1170);
+    expect(pickAsset({ ...measured, screen: { ...measured.screen, pixelRatio: 1 } }, [640, 1280, 1920])).toBe(
+      1920,
+    );
+    expect(
+      pickAsset({ ...measured, screen: { ...measured.screen, width: 600, pixelRatio: 1 } }, [640, 1280]),
+    ).toBe(640);
+  });
+
   it("rejects an empty or invalid asset list", () => {
     expect(() => pickAsset(deviceWithWidth("480"), [])).toThrow(HdOptionError);
     expect(() => pickAsset(deviceWithWidth("480"), [0])).toThrow(HdOptionError);

@@ -192,6 +192,8 @@ describe("handsetDetection options", () => {
         "vary",
         "allowHeaders",
         "ignoreHeaders",
+        "clientHints",
+        "pageScript",
       ].sort(),
     );
   });

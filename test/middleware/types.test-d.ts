@@ -3,7 +3,9 @@
 import express, { type RequestHandler } from "express";
 import { describe, expectTypeOf, it } from "vitest";
 import { mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
-import type { Device, DeviceSource } from "../../src/middleware/device.js";
+import { type ClientHints, parseClientHints } from "../../src/middleware/client-hints.js";
+import type { DecidedBy, Device, DeviceSource } from "../../src/middleware/device.js";
+import { type DeviceScreen, deviceScriptTag } from "../../src/middleware/device-script.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { byDevice, whenDevice } from "../../src/middleware/routing.js";
@@ -33,8 +35,25 @@ describe("middleware types", () => {
       expectTypeOf(req.device.isTablet).toBeBoolean();
       expectTypeOf(req.device.isDesktop).toBeBoolean();
       expectTypeOf(req.device.isBot).toBeBoolean();
+      expectTypeOf(req.device.decidedBy).toEqualTypeOf<DecidedBy>();
+      expectTypeOf(req.device.screen).toEqualTypeOf<DeviceScreen | undefined>();
+      expectTypeOf(res.locals.deviceScriptTag).toBeString();
       res.json({ vendor: req.device.specs.general_vendor });
     });
+  });
+
+  it("types client hints, the page script and what decided a device", () => {
+    expectTypeOf<DecidedBy>().toEqualTypeOf<"user-agent" | "client-hints" | "page-script">();
+    expectTypeOf(parseClientHints).returns.toEqualTypeOf<ClientHints>();
+    expectTypeOf<ClientHints["model"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(deviceScriptTag).returns.toBeString();
+    expectTypeOf<HandsetDetectionOptions["clientHints"]>().toExtend<
+      | boolean
+      | { critical?: boolean; extraHints?: readonly string[]; delegate?: readonly string[] }
+      | undefined
+    >();
+    handsetDetection({ client: fakeCloud(), clientHints: { critical: true } });
+    handsetDetection({ client: fakeCloud(), clientHints: false, pageScript: { path: "/d.js" } });
   });
 
   it("types the factory, its options and the helpers", () => {

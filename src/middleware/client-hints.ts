@@ -1,0 +1,307 @@
+// User-Agent Client Hints: parse the Sec-CH-UA-* headers, and rebuild the user-agent they stand for.
+
+import type { IncomingHttpHeaders } from "node:http";
+import { type BareItem, type Item, parseItem, parseList } from "structured-headers";
+
+/** One entry of `Sec-CH-UA` or `Sec-CH-UA-Full-Version-List`. */
+export interface BrandVersion {
+  /** The brand, e.g. `Google Chrome`, `Chromium`, `Samsung Internet`. */
+  readonly brand: string;
+  /** Its version: a major (`131`) in `Sec-CH-UA`, a full version (`131.0.6778.135`) in the full list. */
+  readonly version: string;
+}
+
+/**
+ * The User-Agent Client Hints of one request, as far as they were sent and well-formed. A hint
+ * that is absent or malformed is `undefined`; the fake "GREASE" brands are left out of the lists.
+ */
+export interface ClientHints {
+  /** `Sec-CH-UA`: the browser's brands with their major versions. */
+  readonly brands?: readonly BrandVersion[];
+  /** `Sec-CH-UA-Mobile`: the browser asks for a mobile experience. */
+  readonly mobile?: boolean;
+  /** `Sec-CH-UA-Platform`: `Android`, `Windows`, `macOS`, `Linux`, `Chrome OS`, ... */
+  readonly platform?: string;
+  /** `Sec-CH-UA-Platform-Version`, e.g. `14.0.0` (Android 14) or `15.0.0` (Windows 11). */
+  readonly platformVersion?: string;
+  /** `Sec-CH-UA-Model`, e.g. `SM-S928B`; `""` on desktops. */
+  readonly model?: string;
+  /** `Sec-CH-UA-Full-Version-List`: the brands with their full versions. */
+  readonly fullVersionList?: readonly BrandVersion[];
+  /** `Sec-CH-UA-Form-Factors`, e.g. `["Mobile"]`, `["Tablet"]`, `["Desktop"]`. */
+  readonly formFactors?: readonly string[];
+  /** `Sec-CH-UA-Arch`, e.g. `arm`, `x86`. */
+  readonly arch?: string;
+  /** `Sec-CH-UA-Bitness`, e.g. `64`. */
+  readonly bitness?: string;
+  /** `Sec-CH-UA-WoW64`: a 32-bit browser on 64-bit Windows. */
+  readonly wow64?: boolean;
+}
+
+/** Longest hint value parsed; real ones stay under 200 characters. */
+const MAX_HINT_LENGTH = 1024;
+/** Longest string kept from a hint (a model, a brand, a platform). */
+const MAX_STRING_LENGTH = 64;
+/** Most brands kept from a list (browsers send three or four). */
+const MAX_BRANDS = 16;
+
+/** GREASE brands: "Not A Brand" spelt with varying punctuation, so that servers do not hard-code the list. */
+const GREASE = /^Not[^A-Za-z]*A[^A-Za-z]*Brand$/i;
+const VERSION = /^\d{1,6}(\.\d{1,6}){0,3}$/;
+
+function rawHint(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === "string" && value.length <= MAX_HINT_LENGTH ? value : undefined;
+}
+
+/** A hint that is a structured-field item; `undefined` when absent or malformed. */
+function itemHint(headers: IncomingHttpHeaders, name: string): BareItem | undefined {
+  const raw = rawHint(headers, name);
+  if (raw === undefined) return undefined;
+  let item: Item;
+  try {
+    item = parseItem(raw);
+  } catch {
+    return undefined;
+  }
+  return item[0];
+}
+
+function stringHint(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = itemHint(headers, name);
+  return typeof value === "string" && value.length <= MAX_STRING_LENGTH ? value : undefined;
+}
+
+function booleanHint(headers: IncomingHttpHeaders, name: string): boolean | undefined {
+  const value = itemHint(headers, name);
+  return typeof value === "boolean" ? value : undefined;
+}
+
+function versionHint(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = stringHint(headers, name);
+  return value !== undefined && VERSION.test(value) ? value : undefined;
+}
+
+/** A structured-field list of items; `undefined` when absent or malformed. */
+function listHint(headers: IncomingHttpHeaders, name: string): Item[] | undefined {
+  const raw = rawHint(headers, name);
+  if (raw === undefined) return undefined;
+  try {
+    const list = parseList(raw);
+    // Inner lists have an array as their first member; hints never use them.
+    return list.filter((member): member is Item => !Array.isArray(member[0])).slice(0, MAX_BRANDS);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A brand list (`"Chromium";v="131", ...`), without GREASE brands and malformed entries. */
+function brandsHint(headers: IncomingHttpHeaders, name: string): BrandVersion[] | undefined {
+  const list = listHint(headers, name);
+  if (list === undefined) return undefined;
+  const brands: BrandVersion[] = [];
+  for (const [brand, parameters] of list) {
+    const version = parameters.get("v");
+    if (typeof brand !== "string" || brand.length > MAX_STRING_LENGTH || GREASE.test(brand)) continue;
+    if (typeof version !== "string" || !VERSION.test(version)) continue;
+    brands.push({ brand, version });
+  }
+  return brands;
+}
+
+/**
+ * Parses the User-Agent Client Hints of a request (`req.headers`) with a structured-field parser.
+ * Malformed hints are left out, never thrown. Costs a few small allocations per hint: the
+ * middleware calls it once per memo miss, not per request.
+ *
+ * @example
+ * parseClientHints({ "sec-ch-ua-model": '"SM-S928B"', "sec-ch-ua-mobile": "?1" });
+ * // { model: "SM-S928B", mobile: true }
+ */
+export function parseClientHints(headers: IncomingHttpHeaders): ClientHints {
+  const hints: { -readonly [K in keyof ClientHints]: ClientHints[K] } = {};
+  const brands = brandsHint(headers, "sec-ch-ua");
+  if (brands !== undefined) hints.brands = brands;
+  const mobile = booleanHint(headers, "sec-ch-ua-mobile");
+  if (mobile !== undefined) hints.mobile = mobile;
+  const platform = stringHint(headers, "sec-ch-ua-platform");
+  if (platform !== undefined) hints.platform = platform;
+  const platformVersion = versionHint(headers, "sec-ch-ua-platform-version");
+  if (platformVersion !== undefined) hints.platformVersion = platformVersion;
+  const model = stringHint(headers, "sec-ch-ua-model");
+  if (model !== undefined) hints.model = model;
+  const fullVersionList = brandsHint(headers, "sec-ch-ua-full-version-list");
+  if (fullVersionList !== undefined) hints.fullVersionList = fullVersionList;
+  const formFactors = listHint(headers, "sec-ch-ua-form-factors")
+    ?.map(([value]) => value)
+    .filter((value): value is string => typeof value === "string" && value.length <= MAX_STRING_LENGTH);
+  if (formFactors !== undefined) hints.formFactors = formFactors;
+  const arch = stringHint(headers, "sec-ch-ua-arch");
+  if (arch !== undefined) hints.arch = arch;
+  const bitness = stringHint(headers, "sec-ch-ua-bitness");
+  if (bitness !== undefined) hints.bitness = bitness;
+  const wow64 = booleanHint(headers, "sec-ch-ua-wow64");
+  if (wow64 !== undefined) hints.wow64 = wow64;
+  return hints;
+}
+
+// ---- which requests the hints can help ----
+
+/**
+ * The frozen user-agents the hints can complete: Chromium on Android (`Android 10; K`: no model,
+ * a fake version), on Windows (`Windows NT 10.0` for Windows 10 and 11), on macOS (`Mac OS X
+ * 10_15_7` for every macOS).
+ */
+export type HintTarget = "android" | "windows" | "macos";
+
+/**
+ * The hint headers that join the memo key for each target, in order. `Sec-CH-UA-Platform` is
+ * read too, but the target already implies its value.
+ */
+export const KEYED_HINTS: Readonly<Record<HintTarget, readonly string[]>> = {
+  android: [
+    "sec-ch-ua-platform-version",
+    "sec-ch-ua-model",
+    "sec-ch-ua-full-version-list",
+    "sec-ch-ua-mobile",
+  ],
+  windows: ["sec-ch-ua-platform-version"],
+  macos: ["sec-ch-ua-platform-version"],
+};
+
+/** The hint headers read for each target, spelt for `Vary`. */
+export const HINT_VARY: Readonly<Record<HintTarget, string>> = {
+  android:
+    ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Model, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile",
+  windows: ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version",
+  macos: ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version",
+};
+
+/** The part of Chrome's reduced Android user-agent that stands where the version and model were. */
+const REDUCED_ANDROID = "(Linux; Android 10; K)";
+const FROZEN_WINDOWS = "Windows NT 10.0";
+const FROZEN_MACOS = "Intel Mac OS X 10_15_7";
+
+/**
+ * Which frozen user-agent this request's hints can complete, from the raw `Sec-CH-UA-Platform`
+ * value and the user-agent; `undefined` for everything else (browsers that send no hints
+ * included). Cheap enough for every request: a comparison and a substring search.
+ */
+export function hintTarget(rawPlatform: string, userAgent: string): HintTarget | undefined {
+  if (rawPlatform === '"Android"') return userAgent.includes(REDUCED_ANDROID) ? "android" : undefined;
+  if (rawPlatform === '"Windows"') return userAgent.includes(FROZEN_WINDOWS) ? "windows" : undefined;
+  if (rawPlatform === '"macOS"') return userAgent.includes(FROZEN_MACOS) ? "macos" : undefined;
+  return undefined;
+}
+
+/**
+ * Whether a reduced Android user-agent came without the model hint: the first navigation of a
+ * visitor, before the browser has seen `Accept-CH`.
+ */
+export function lacksModel(target: HintTarget | undefined, headers: IncomingHttpHeaders): boolean {
+  return target === "android" && typeof headers["sec-ch-ua-model"] !== "string";
+}
+
+// ---- what the hints change ----
+
+/** What a request's hints change in detection. */
+export interface HintedDetection {
+  /** The user-agent to detect on: rebuilt from the hints, or the one sent when they add nothing. */
+  readonly userAgent: string;
+  /** Whether `userAgent` was rebuilt. */
+  readonly rebuilt: boolean;
+  /** `general_platform_version` in the form the specs use (`14`, `11`, `14.5`), when the hints tell it. */
+  readonly platformVersion: string | undefined;
+}
+
+/** Browser tokens of reduced user-agents (`Name/131.0.0.0`) and the brands that carry their full versions. */
+const TOKEN_BRANDS: Readonly<Record<string, readonly string[]>> = {
+  Chrome: ["Chromium", "Google Chrome"],
+  EdgA: ["Microsoft Edge"],
+  Edg: ["Microsoft Edge"],
+  OPR: ["Opera", "OperaMobile", "Opera Mobile"],
+};
+const REDUCED_TOKEN = /\b(Chrome|EdgA|Edg|OPR)\/(\d+)\.0\.0\.0\b/g;
+/** A model that fits between `; ` and `)` of a user-agent. */
+const SAFE_MODEL = /^[\x20-\x27\x2A-\x3A\x3C-\x7E]+$/;
+
+/** The first number of a dotted version. */
+function major(version: string): string {
+  const dot = version.indexOf(".");
+  return dot < 0 ? version : version.slice(0, dot);
+}
+
+/** `14.0.0` → `14`, `8.1.0` → `8.1`: the Android version as pre-reduction user-agents wrote it. */
+function androidRelease(version: string): string {
+  return version.replace(/(\.0)+$/, "");
+}
+
+/** The full version of the brand standing behind a reduced token, when its major agrees with the token's. */
+function fullVersion(list: readonly BrandVersion[], token: string, tokenMajor: string): string | undefined {
+  for (const brand of TOKEN_BRANDS[token] ?? []) {
+    const found = list.find((entry) => entry.brand === brand);
+    if (found !== undefined && major(found.version) === tokenMajor) return found.version;
+  }
+  return undefined;
+}
+
+function rebuildAndroid(userAgent: string, hints: ClientHints): string {
+  const model = hints.model?.trim();
+  const release = hints.platformVersion === undefined ? "10" : androidRelease(hints.platformVersion);
+  const device = model !== undefined && model !== "" && SAFE_MODEL.test(model) ? model : "K";
+  let rebuilt = userAgent.replace(REDUCED_ANDROID, `(Linux; Android ${release}; ${device})`);
+  if (hints.mobile === true && !rebuilt.includes(" Mobile Safari/")) {
+    rebuilt = rebuilt.replace(" Safari/", " Mobile Safari/");
+  } else if (hints.mobile === false) {
+    rebuilt = rebuilt.replace(" Mobile Safari/", " Safari/");
+  }
+  const list = hints.fullVersionList;
+  if (list !== undefined && list.length > 0) {
+    rebuilt = rebuilt.replace(REDUCED_TOKEN, (whole, token: string, tokenMajor: string) => {
+      const version = fullVersion(list, token, tokenMajor);
+      return version === undefined ? whole : `${token}/${version}`;
+    });
+  }
+  return rebuilt;
+}
+
+/** Windows' `Sec-CH-UA-Platform-Version` as the Windows release it stands for (only asked for behind `Windows NT 10.0`). */
+function windowsRelease(version: string): string | undefined {
+  const first = Number(major(version));
+  if (first >= 13) return "11";
+  if (first >= 1) return "10";
+  return undefined;
+}
+
+/** macOS `14.5.0` → `14.5`. */
+function macosRelease(version: string): string {
+  const [first, second = "0"] = version.split(".");
+  return `${first}.${second}`;
+}
+
+/**
+ * What the hints of a request change for a {@link HintTarget}: the pre-reduction user-agent
+ * (Android: version, model, `Mobile` token, full browser versions) and the platform version the
+ * user-agent freezes. Hints that disagree with the user-agent (another platform, a browser major
+ * other than the user-agent's) are ignored.
+ */
+export function applyClientHints(target: HintTarget, userAgent: string, hints: ClientHints): HintedDetection {
+  const expected = target === "android" ? "Android" : target === "windows" ? "Windows" : "macOS";
+  if (hints.platform !== expected) return { userAgent, rebuilt: false, platformVersion: undefined };
+  const version = hints.platformVersion;
+  if (target === "android") {
+    const rebuilt = rebuildAndroid(userAgent, hints);
+    return {
+      userAgent: rebuilt,
+      rebuilt: rebuilt !== userAgent,
+      platformVersion: version === undefined ? undefined : major(version),
+    };
+  }
+  const platformVersion =
+    version === undefined
+      ? undefined
+      : target === "windows"
+        ? windowsRelease(version)
+        : macosRelease(version);
+  return { userAgent, rebuilt: false, platformVersion };
+}

@@ -1,0 +1,307 @@
+// The first-party page script: it stores touch points, screen size and pixel ratio in a cookie the middleware reads.
+
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { invalidOption, type KnownOptions, optionsObject, stringOption } from "../options.js";
+
+/** What the page script measured in the visitor's browser (`req.device.screen`). */
+export interface DeviceScreen {
+  /** `screen.width`, in CSS pixels. */
+  readonly width: number;
+  /** `screen.height`, in CSS pixels. */
+  readonly height: number;
+  /** `devicePixelRatio`: device pixels per CSS pixel (`3` on most current phones). */
+  readonly pixelRatio: number;
+  /** `navigator.maxTouchPoints`: `0` without a touch screen, `5` on an iPad. */
+  readonly maxTouchPoints: number;
+}
+
+/** Name of the page script's cookie unless `cookieName` says otherwise. */
+export const DEFAULT_SCRIPT_COOKIE = "hd_screen";
+/** Where the middleware serves the page script unless `pageScript.path` says otherwise. */
+export const DEFAULT_SCRIPT_PATH = "/hd-device.js";
+/** How long the browser keeps the cookie, in seconds (30 days); the script refreshes it on every page. */
+export const SCRIPT_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+/** How long browsers and CDNs may cache the external script, in seconds (1 day). */
+const SCRIPT_CACHE_SECONDS = 24 * 60 * 60;
+
+const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** `t<touch points>w<width>h<height>r<pixel ratio>`, as the script writes it. */
+const COOKIE_VALUE = /^t(\d{1,3})w(\d{1,5})h(\d{1,5})r(\d{1,2}(?:\.\d{1,3})?)$/;
+const MAX_COOKIE_VALUE_LENGTH = 32;
+const MAX_TOUCH_POINTS = 256;
+const MAX_SCREEN_PX = 20_000;
+const NONCE = /^[A-Za-z0-9+/_=-]{1,256}$/;
+
+/** Checks a cookie name for the page script (`option` names it in the error). */
+export function scriptCookieName(option: string, value: unknown): string {
+  const name = stringOption(option, value, DEFAULT_SCRIPT_COOKIE);
+  if (!COOKIE_NAME.test(name))
+    invalidOption(option, "expected a cookie name of letters, digits, `_` and `-`.", name);
+  return name;
+}
+
+/**
+ * The script's source, for a cookie name. Plain ES5, no `eval`, nothing sent anywhere: it writes
+ * the cookie only when the value changed, and never throws into the page.
+ */
+export function deviceScriptSource(cookieName = DEFAULT_SCRIPT_COOKIE): string {
+  const name = scriptCookieName("cookieName", cookieName);
+  return (
+    "(function(){try{" +
+    `var n=${JSON.stringify(name)},s=window.screen,` +
+    'v="t"+Math.min(navigator.maxTouchPoints||0,256)+"w"+Math.round(s.width)+"h"+Math.round(s.height)' +
+    '+"r"+Math.round((window.devicePixelRatio||1)*1000)/1000;' +
+    'if((" "+document.cookie+";").indexOf(" "+n+"="+v+";")<0)' +
+    `document.cookie=n+"="+v+"; Path=/; Max-Age=${SCRIPT_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax"+(location.protocol==="https:"?"; Secure":"")` +
+    "}catch(e){}})();"
+  );
+}
+
+/**
+ * The Content-Security-Policy source of the inline script (`'sha256-...'`), for a policy that
+ * allows inline scripts by hash rather than by nonce.
+ */
+export function deviceScriptHash(cookieName = DEFAULT_SCRIPT_COOKIE): string {
+  return `'sha256-${createHash("sha256").update(deviceScriptSource(cookieName)).digest("base64")}'`;
+}
+
+/** Options of {@link deviceScriptTag}. */
+export interface DeviceScriptTagOptions {
+  /** The page's CSP nonce, added as `nonce="..."`. */
+  nonce?: string;
+  /** `true`: the script inline in the tag (no extra request); `false` (default): `<script src>`. */
+  inline?: boolean;
+  /** Where the external script is served (default `/hd-device.js`, as the middleware serves it). */
+  path?: string;
+  /** The cookie name, when the middleware's `pageScript.cookieName` is not the default. */
+  cookieName?: string;
+}
+
+const TAG_OPTIONS: KnownOptions<DeviceScriptTagOptions> = {
+  nonce: true,
+  inline: true,
+  path: true,
+  cookieName: true,
+};
+
+function escapeAttribute(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
+}
+
+/** Checks the path the middleware serves the script at (absolute, no query). */
+export function scriptPath(option: string, value: unknown): string {
+  const path = stringOption(option, value, DEFAULT_SCRIPT_PATH);
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(path)) {
+    invalidOption(option, "expected an absolute URL path such as /hd-device.js (no query, no spaces).", path);
+  }
+  return path;
+}
+
+/**
+ * The `<script>` tag that adds the page script to a page, for templates. External by default
+ * (CSP `script-src 'self'` allows it); `inline: true` with the page's `nonce` for a strict CSP.
+ * The middleware also puts the external tag in `res.locals.deviceScriptTag`.
+ *
+ * @example
+ * res.send(`<head>${deviceScriptTag({ inline: true, nonce: res.locals.cspNonce })}</head>`);
+ */
+export function deviceScriptTag(options: DeviceScriptTagOptions = {}): string {
+  const opt = optionsObject<DeviceScriptTagOptions>(options, {
+    factory: "deviceScriptTag()",
+    known: TAG_OPTIONS,
+    usage: '{ nonce: "r4nd0m" }',
+  });
+  const nonce = stringOption("nonce", opt.nonce);
+  if (nonce !== undefined && !NONCE.test(nonce)) invalidOption("nonce", "expected a base64 nonce.", nonce);
+  const nonceAttribute = nonce === undefined ? "" : ` nonce="${nonce}"`;
+  if (opt.inline !== undefined && typeof opt.inline !== "boolean") {
+    invalidOption("inline", "expected true or false.", opt.inline);
+  }
+  if (opt.inline === true) {
+    if (opt.path !== undefined) invalidOption("path", "does not apply to the inline script.", opt.path);
+    return `<script${nonceAttribute}>${deviceScriptSource(scriptCookieName("cookieName", opt.cookieName))}</script>`;
+  }
+  if (opt.cookieName !== undefined) {
+    invalidOption("cookieName", "applies to the inline script only: the served script knows its cookie.");
+  }
+  return `<script src="${escapeAttribute(scriptPath("path", opt.path))}" async${nonceAttribute}></script>`;
+}
+
+/** A request handler serving the page script (for Express or a plain `http` server). */
+export type DeviceScriptHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/**
+ * A handler that serves the page script: `text/javascript`, cacheable for a day, with an ETag.
+ * The middleware already serves it at `pageScript.path`; mount this one to serve it elsewhere
+ * (before the middleware, so that fetching the script costs no detection).
+ *
+ * @example
+ * app.get("/assets/device.js", deviceScript());
+ */
+export function deviceScript(options: { cookieName?: string } = {}): DeviceScriptHandler {
+  const opt = optionsObject<{ cookieName?: string }>(options, {
+    factory: "deviceScript()",
+    known: { cookieName: true },
+    usage: '{ cookieName: "hd_screen" }',
+  });
+  const body = Buffer.from(deviceScriptSource(scriptCookieName("cookieName", opt.cookieName)));
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return function serveDeviceScript(req, res, next) {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      if (next !== undefined) next();
+      else {
+        res.statusCode = 405;
+        res.setHeader("Allow", "GET, HEAD");
+        res.end();
+      }
+      return;
+    }
+    res.setHeader("Content-Type", "text/javascript; charset=utf-8");
+    res.setHeader("Cache-Control", `public, max-age=${SCRIPT_CACHE_SECONDS}`);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("ETag", etag);
+    if (req.headers["if-none-match"] === etag) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    res.setHeader("Content-Length", body.length);
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+}
+
+/** Whether `url` (a request's `req.url`) asks for `path`, with or without a query. */
+export function isScriptUrl(url: string | undefined, path: string): boolean {
+  return (
+    url?.startsWith(path) === true && (url.length === path.length || url.charCodeAt(path.length) === 63) // "?"
+  );
+}
+
+/** The value of cookie `name` in a `Cookie` header; `undefined` when absent. */
+function cookieValue(header: string, name: string): string | undefined {
+  const prefix = `${name}=`;
+  for (let at = header.indexOf(prefix); at >= 0; at = header.indexOf(prefix, at + 1)) {
+    const before = at === 0 ? " " : header[at - 1];
+    if (before !== " " && before !== ";") continue;
+    const end = header.indexOf(";", at);
+    return header.slice(at + prefix.length, end < 0 ? header.length : end).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The page script's measurements from a request's `Cookie` header: only the script's own
+ * cookie is read, and it is never sent anywhere. Malformed or implausible values give `undefined`.
+ */
+export function readScriptCookie(cookieHeader: string | undefined, name: string): DeviceScreen | undefined {
+  if (cookieHeader === undefined || !cookieHeader.includes(name)) return undefined;
+  const value = cookieValue(cookieHeader, name);
+  if (value === undefined || value.length > MAX_COOKIE_VALUE_LENGTH) return undefined;
+  const match = COOKIE_VALUE.exec(value);
+  if (match === null) return undefined;
+  const maxTouchPoints = Number(match[1]);
+  const width = Number(match[2]);
+  const height = Number(match[3]);
+  const pixelRatio = Number(match[4]);
+  if (
+    maxTouchPoints > MAX_TOUCH_POINTS ||
+    width < 1 ||
+    width > MAX_SCREEN_PX ||
+    height < 1 ||
+    height > MAX_SCREEN_PX ||
+    pixelRatio < 0.25 ||
+    pixelRatio > 16
+  ) {
+    return undefined;
+  }
+  return Object.freeze({ width, height, pixelRatio, maxTouchPoints });
+}
+
+/** Safari on a Mac, as iPadOS Safari also presents itself ("desktop-class browsing"). */
+const MAC_SAFARI =
+  /^Mozilla\/5\.0 \(Macintosh; Intel Mac OS X [\d_]+\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/(\d{1,3})(?:\.(\d{1,3}))?(?:\.\d+)? Safari\/[\d.]+$/;
+
+/**
+ * The iPad user-agent a Mac Safari user-agent stands for when the page script saw a touch
+ * screen (no Mac has one): iPadOS and its Safari share their version. `undefined` for any other
+ * user-agent.
+ */
+export function iPadUserAgent(macUserAgent: string): string | undefined {
+  const match = MAC_SAFARI.exec(macUserAgent);
+  if (match === null) return undefined;
+  const [, first, second = "0"] = match;
+  return `Mozilla/5.0 (iPad; CPU OS ${first}_${second} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${first}.${second} Mobile/15E148 Safari/604.1`;
+}
+
+/**
+ * Whether a user-agent is Safari's on a Mac, which an iPad also sends. Cheap enough for every
+ * request: the pattern is anchored, so other user-agents fail within their first characters.
+ */
+export function isMacSafari(userAgent: string): boolean {
+  return MAC_SAFARI.test(userAgent);
+}
+
+/** Settings of the `pageScript` middleware option, when given as an object. */
+export interface PageScriptOptions {
+  /**
+   * Where the middleware serves the script (default `/hd-device.js`), or `false` to serve it
+   * yourself with {@link deviceScript}.
+   */
+  path?: string | false;
+  /** The cookie the script writes and the middleware reads (default `hd_screen`). */
+  cookieName?: string;
+}
+
+/** The `pageScript` option resolved: `undefined` when off. */
+export interface ResolvedPageScript {
+  /** The path the middleware answers with the script, if it serves it. */
+  readonly path: string | undefined;
+  readonly cookieName: string;
+  /** `res.locals.deviceScriptTag`: the external script's tag. */
+  readonly tag: string;
+  /** Serves the script at `path`. */
+  readonly serve: DeviceScriptHandler;
+}
+
+const PAGE_SCRIPT_OPTIONS: KnownOptions<PageScriptOptions> = { path: true, cookieName: true };
+
+/**
+ * Validates the `pageScript` option (`true` when not set); `undefined` when it is `false`.
+ * Throws `HdOptionError` naming the option.
+ */
+export function resolvePageScript(value: unknown): ResolvedPageScript | undefined {
+  if (value === false) return undefined;
+  let path: string | undefined = DEFAULT_SCRIPT_PATH;
+  let cookieName = DEFAULT_SCRIPT_COOKIE;
+  if (value !== undefined && value !== true) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      invalidOption(
+        "pageScript",
+        'expected true, false or an object such as { path: "/hd-device.js" }.',
+        value,
+      );
+    }
+    const opt = optionsObject<PageScriptOptions>(value, {
+      factory: "handsetDetection({ pageScript })",
+      known: PAGE_SCRIPT_OPTIONS,
+      usage: '{ path: "/hd-device.js" }',
+    });
+    path = opt.path === false ? undefined : scriptPath("pageScript.path", opt.path);
+    cookieName = scriptCookieName("pageScript.cookieName", opt.cookieName);
+  }
+  return {
+    path,
+    cookieName,
+    tag: `<script src="${escapeAttribute(path ?? DEFAULT_SCRIPT_PATH)}" async></script>`,
+    serve: deviceScript({ cookieName }),
+  };
+}
