@@ -1,6 +1,7 @@
 // Runs every file of examples/ as a user would (a child Node process importing the package by name) against the sample database or a loopback API server.
 
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -9,6 +10,11 @@ import { HdClient } from "../../src/client/index.js";
 import { sampleDataFiles } from "../../src/engine/sample-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { DESKTOP_UA, IPAD_UA, IPHONE_UA } from "../middleware/helpers.js";
+import {
+  ANDROID_LOW_ENTROPY_HINTS,
+  MAC_SAFARI_UA,
+  REDUCED_ANDROID_UA,
+} from "../middleware/hinted-requests.js";
 import { ApiTestServer, type ApiTestServerOptions } from "../support/api-test-server.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
 import {
@@ -103,6 +109,17 @@ function unexpectedStderr(stderr: string): string {
     .join("\n");
 }
 
+/** The status line a server answers to a request line written as is, raw spaces included. */
+async function rawStatusLine(url: string, requestLine: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.setTimeout(5_000, () => socket.destroy(new Error("no answer within 5 s")));
+  socket.end(`${requestLine}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+  let reply = "";
+  for await (const chunk of socket) reply += String(chunk);
+  return reply.split("\r\n")[0] ?? "";
+}
+
 async function get(url: string, userAgent = IPHONE_UA): Promise<Response> {
   return fetch(url, { headers: { "user-agent": userAgent }, redirect: "manual" });
 }
@@ -121,6 +138,73 @@ describe("examples/", () => {
     } finally {
       await app.stop();
     }
+  });
+
+  exampleTest(
+    "client-hints.js",
+    "names a Pixel 8 from its hints and an iPad from the page script",
+    async () => {
+      const app = await startExample("client-hints.js");
+      const pixel8 = {
+        "user-agent": REDUCED_ANDROID_UA,
+        ...ANDROID_LOW_ENTROPY_HINTS,
+        "sec-ch-ua-model": '"Pixel 8"',
+        "sec-ch-ua-platform-version": '"14.0.0"',
+      };
+      try {
+        const named = await fetch(`${app.url}/`, { headers: pixel8 });
+        expect(await named.text()).toContain("<body>Google Pixel 8 (client-hints)</body>");
+        expect(named.headers.get("accept-ch")).toContain("Sec-CH-UA-Model");
+        expect(named.headers.get("accept-ch")).toContain("Sec-CH-UA-Form-Factors");
+        expect(named.headers.get("permissions-policy")).toContain('"https://images.example"');
+        expect(named.headers.get("critical-ch")).toBeNull();
+
+        const firstPage = await fetch(`${app.url}/`, {
+          headers: { "user-agent": REDUCED_ANDROID_UA, ...ANDROID_LOW_ENTROPY_HINTS },
+        });
+        expect(await firstPage.text()).toContain("(user-agent)");
+        expect(firstPage.headers.get("critical-ch")).toBe("Sec-CH-UA-Model, Sec-CH-UA-Platform-Version");
+
+        const iPad = await fetch(`${app.url}/`, {
+          headers: { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t5w1024h1366r2" },
+        });
+        expect(await iPad.text()).toMatch(/<body>Apple iPad[^<]*\(page-script\)<\/body>/);
+        expect(await text(`${app.url}/`, MAC_SAFARI_UA)).toContain("(user-agent)");
+
+        for (const path of ["/hd-device.js", "/assets/device.js"]) {
+          const script = await fetch(`${app.url}${path}`);
+          expect(script.status).toBe(200);
+          expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+          expect(await script.text()).toContain("maxTouchPoints");
+        }
+
+        const csp = await fetch(`${app.url}/csp`, { headers: { "user-agent": IPHONE_UA } });
+        const nonce = /'nonce-([^']+)'/.exec(csp.headers.get("content-security-policy") ?? "")?.[1];
+        expect(nonce).toBeDefined();
+        expect(await csp.text()).toContain(`<script nonce="${nonce}">`);
+
+        const hints = await fetch(`${app.url}/hints`, { headers: pixel8 });
+        expect(await hints.json()).toMatchObject({ mobile: true, platform: "Android", model: "Pixel 8" });
+      } finally {
+        await app.stop();
+      }
+    },
+  );
+
+  exampleTest("archive-sync.js", "downloads the archive, then syncs a data directory from it", async () => {
+    await withApiServer(async (server, env) => {
+      const dir = await emptyDir("archive");
+      const result = await runExample("archive-sync.js", { ...env, HD_DATA_DIR: dir });
+      expect(unexpectedStderr(result.stderr)).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^archive of \d+ bytes\n58 devices, trees of /);
+      expect(server.count("fetcharchive")).toBe(2);
+      expect(server.count("fetchspecs")).toBe(0);
+      expect((await readdir(dir)).filter((name) => name.endsWith(".json")).sort()).toEqual([
+        "hd3specs.json",
+        "hd3trees.json",
+      ]);
+    });
   });
 
   exampleTest("cloud-middleware.js", "detects through the cloud client, geoip included", async () => {
@@ -305,6 +389,10 @@ describe("examples/", () => {
         logger: silentLogger,
       });
       await expect(wrong.vendors()).rejects.toMatchObject({ code: "ERR_HD_AUTH" });
+      // acceptRawSpaces: a request line as the PHP kit writes it reaches the API (401, not Node's 400).
+      expect(await rawStatusLine(app.url, "GET /apiv3/device/view/Google/Pixel 8.json HTTP/1.1")).toBe(
+        "HTTP/1.1 401 Unauthorized",
+      );
     } finally {
       await client.close();
       await app.stop();

@@ -18,7 +18,7 @@ import { loadTestEngine } from "./api-test-engine.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "./api-test-fixtures.js";
 
 /** The calls the server knows, named as in the URL. */
-export type ApiCall = "detect" | "fetchspecs" | "fetchtrees" | "vendors" | "models" | "view" | "whathas";
+export type ApiCall = "detect" | "fetchspecs" | "fetchtrees" | "fetcharchive" | "vendors" | "models" | "view" | "whathas";
 
 /** The Digest fields of an `Authorization` header, parsed by this server (not by digest-fetch). */
 export type DigestFields = Record<string, string>;
@@ -112,6 +112,7 @@ const ROUTES: readonly { call: ApiCall; pattern: RegExp }[] = [
   { call: "detect", pattern: /^(?:\/[^/]+)*?\/apiv3\/site\/detect\/([^/]+)\.json$/ },
   { call: "fetchspecs", pattern: /^(?:\/[^/]+)*?\/apiv3\/site\/fetchspecs\/([^/]+)\.json$/ },
   { call: "fetchtrees", pattern: /^(?:\/[^/]+)*?\/apiv3\/site\/fetchtrees\/([^/]+)\.json$/ },
+  { call: "fetcharchive", pattern: /^(?:\/[^/]+)*?\/apiv3\/site\/fetcharchive\/([^/]+)\.json$/ },
   { call: "vendors", pattern: /^(?:\/[^/]+)*?\/apiv3\/device\/vendors\.json$/ },
   { call: "models", pattern: /^(?:\/[^/]+)*?\/apiv3\/device\/models\/([^/]+)\.json$/ },
   { call: "view", pattern: /^(?:\/[^/]+)*?\/apiv3\/device\/view\/([^/]+)\/([^/]+)\.json$/ },
