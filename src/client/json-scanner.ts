@@ -1,17 +1,10 @@
 // A byte-level scanner that tells whether a streamed JSON object arrived complete, and its top-level keys.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const MAX_KEY_BYTES = 256;
+import { decodeJsonString, isJsonWhitespace, JsonByte, JsonStringCursor } from "../json-bytes.js";
 
-function isWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
+const { QUOTE, COLON, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY } = JsonByte;
+
+const MAX_KEY_BYTES = 256;
 
 /**
  * Checks the structure of a JSON object as it streams past, without keeping it: it must start
@@ -28,7 +21,7 @@ export class JsonObjectScanner {
   #started = false;
   #ended = false;
   #inString = false;
-  #escaped = false;
+  readonly #string = new JsonStringCursor();
   #keyBytes: number[] | undefined;
   #pendingKey: string | undefined;
   #problem: string | undefined;
@@ -40,9 +33,7 @@ export class JsonObjectScanner {
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i] as number;
       if (this.#inString) {
-        if (this.#escaped) this.#escaped = false;
-        else if (byte === BACKSLASH) this.#escaped = true;
-        else if (byte === QUOTE) {
+        if (this.#string.closes(byte)) {
           this.#inString = false;
           this.#closeString();
           continue;
@@ -53,7 +44,7 @@ export class JsonObjectScanner {
         }
         continue;
       }
-      if (isWhitespace(byte)) continue;
+      if (isJsonWhitespace(byte)) continue;
       if (this.#ended) {
         this.#problem = "data follows the end of the JSON object";
         return;
@@ -88,13 +79,9 @@ export class JsonObjectScanner {
 
   #closeString(): void {
     if (this.#keyBytes === undefined) return;
-    const raw = new TextDecoder().decode(Uint8Array.from(this.#keyBytes));
+    const bytes = this.#keyBytes;
     this.#keyBytes = undefined;
-    try {
-      this.#pendingKey = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      this.#pendingKey = raw;
-    }
+    this.#pendingKey = decodeJsonString(bytes) ?? Buffer.from(bytes).toString("utf8");
   }
 
   /** A problem found so far (the body can already be rejected), or undefined. */

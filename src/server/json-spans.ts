@@ -1,18 +1,10 @@
 // Streams a JSON object file and hands out the raw bytes of each element (or member) of chosen top-level arrays and objects.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const MAX_KEY_BYTES = 4096;
+import { decodeJsonString, isJsonWhitespace, JsonByte, JsonStringCursor } from "../json-bytes.js";
 
-function isWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
+const { QUOTE, COLON, COMMA, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY } = JsonByte;
+
+const MAX_KEY_BYTES = 4096;
 
 /** One element of a chosen top-level array, or one member of a chosen top-level object, as raw bytes. */
 export interface JsonSpan {
@@ -43,7 +35,7 @@ export class JsonSpanScanner {
   #started = false;
   #ended = false;
   #inString = false;
-  #escaped = false;
+  readonly #string = new JsonStringCursor();
   /** Bytes of a key being read (top-level key, or member name inside a chosen object). */
   #keyBytes: number[] | undefined;
   #lastString: string | undefined;
@@ -71,9 +63,7 @@ export class JsonSpanScanner {
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i] as number;
       if (this.#inString) {
-        if (this.#escaped) this.#escaped = false;
-        else if (byte === BACKSLASH) this.#escaped = true;
-        else if (byte === QUOTE) {
+        if (this.#string.closes(byte)) {
           this.#inString = false;
           this.#closeKey();
           continue;
@@ -84,7 +74,7 @@ export class JsonSpanScanner {
         }
         continue;
       }
-      if (isWhitespace(byte)) continue;
+      if (isJsonWhitespace(byte)) continue;
       if (this.#ended) throw new JsonSpanError("data follows the end of the JSON object");
       if (!this.#started) {
         if (byte !== OPEN_OBJECT) throw new JsonSpanError("the file is not a JSON object");
@@ -183,11 +173,8 @@ export class JsonSpanScanner {
     const bytes = this.#keyBytes;
     this.#keyBytes = undefined;
     if (bytes === undefined) return;
-    const raw = Buffer.from(bytes).toString("utf8");
-    try {
-      this.#lastString = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      throw new JsonSpanError("a key is not a valid JSON string");
-    }
+    const key = decodeJsonString(bytes);
+    if (key === undefined) throw new JsonSpanError("a key is not a valid JSON string");
+    this.#lastString = key;
   }
 }
