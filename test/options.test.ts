@@ -21,16 +21,7 @@ import {
 import { createApiServer } from "../src/server/index.js";
 import { DataStore } from "../src/store/data-store.js";
 import { DataRefresher } from "../src/store/refresher.js";
-
-function optionError(run: () => unknown): HdOptionError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HdOptionError);
-    return error as HdOptionError;
-  }
-  throw new Error("expected an HdOptionError, but nothing was thrown");
-}
+import { optionError } from "./support/option-error.js";
 
 const { specsPath, treesPath } = sampleDataFiles();
 const engine = await LocalEngine.fromFiles(specsPath, treesPath);

@@ -165,9 +165,26 @@ async function write(sink: WriteStream, text: string | Buffer): Promise<void> {
   if (!sink.write(text)) await once(sink, "drain");
 }
 
-async function finish(sink: WriteStream): Promise<void> {
-  sink.end();
-  await once(sink, "close");
+/**
+ * Creates `toFile`, lets `fill` write to it, and closes it; a write error of the file ends the
+ * run at once. Resolves with the bytes written.
+ */
+async function writeFile(toFile: string, fill: (sink: WriteStream) => Promise<void>): Promise<number> {
+  const sink = createWriteStream(toFile);
+  const failed = once(sink, "error").then(([error]) => Promise.reject(error));
+  failed.catch(() => undefined);
+  const run = async () => {
+    await fill(sink);
+    sink.end();
+    await once(sink, "close");
+  };
+  try {
+    await Promise.race([run(), failed]);
+  } catch (error) {
+    sink.destroy();
+    throw error;
+  }
+  return sink.bytesWritten;
 }
 
 /**
@@ -175,11 +192,8 @@ async function finish(sink: WriteStream): Promise<void> {
  * `toFile` from the archive's `Device_<id>.json` and `Extra_<id>.json` entries, in archive order,
  * each record's bytes as they are. Resolves with the bytes written.
  */
-export async function writeSpecsFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
-  const sink = createWriteStream(toFile);
-  const failed = once(sink, "error").then(([error]) => Promise.reject(error));
-  failed.catch(() => undefined);
-  const run = async () => {
+export function writeSpecsFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
+  return writeFile(toFile, async (sink) => {
     await write(sink, '{"devices":[');
     for (const [group, entries] of [
       ["devices", archive.contents.devices],
@@ -194,15 +208,7 @@ export async function writeSpecsFromArchive(archive: ArchiveReader, toFile: stri
       }
     }
     await write(sink, '],"message":"OK","status":0}');
-    await finish(sink);
-  };
-  try {
-    await Promise.race([run(), failed]);
-  } catch (error) {
-    sink.destroy();
-    throw error;
-  }
-  return sink.bytesWritten;
+  });
 }
 
 /**
@@ -210,24 +216,13 @@ export async function writeSpecsFromArchive(archive: ArchiveReader, toFile: stri
  * `toFile` from the archive's `<tree name>.json` entries, in archive order, each tree's bytes as
  * they are (so the document order of integer-like keys survives). Resolves with the bytes written.
  */
-export async function writeTreesFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
-  const sink = createWriteStream(toFile);
-  const failed = once(sink, "error").then(([error]) => Promise.reject(error));
-  failed.catch(() => undefined);
-  const run = async () => {
+export function writeTreesFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
+  return writeFile(toFile, async (sink) => {
     await write(sink, '{"trees":{');
     for (const [index, { name, entry }] of archive.contents.trees.entries()) {
       await write(sink, `${index > 0 ? "," : ""}${JSON.stringify(name)}:`);
       await archive.pipeTree(entry, sink);
     }
     await write(sink, '},"message":"OK","status":0}');
-    await finish(sink);
-  };
-  try {
-    await Promise.race([run(), failed]);
-  } catch (error) {
-    sink.destroy();
-    throw error;
-  }
-  return sink.bytesWritten;
+  });
 }

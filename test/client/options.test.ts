@@ -2,21 +2,16 @@
 
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BASE_URL, HdClient, type HdClientOptions } from "../../src/client/index.js";
-import { HdOptionError } from "../../src/errors.js";
+import type { HdOptionError } from "../../src/errors.js";
 import { recordingLogger } from "../support/api-test-client.js";
+import { optionError } from "../support/option-error.js";
 
 const SECRET = "s3cr3t-Value-Never-Shown";
 const valid = { username: "user", secret: SECRET, siteId: 123, logger: recordingLogger() };
 
-function optionError(options: unknown): HdOptionError {
-  try {
-    new HdClient(options as HdClientOptions);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HdOptionError);
-    return error as HdOptionError;
-  }
-  throw new Error("expected HdOptionError");
-}
+/** The option error \`new HdClient(options)\` throws. */
+const clientOptionError = (options: unknown): HdOptionError =>
+  optionError(() => new HdClient(options as HdClientOptions));
 
 describe("HdClient options", () => {
   it("accepts the required options and defaults to the vendor's HTTPS host", () => {
@@ -58,7 +53,7 @@ describe("HdClient options", () => {
     ["proxy", { ...valid, proxy: 8080 }],
     ["logger", { ...valid, logger: console.log }],
   ])("rejects a bad `%s` with an HdOptionError naming it", (option, options) => {
-    const error = optionError(options);
+    const error = clientOptionError(options);
     expect(error.code).toBe("ERR_HD_INVALID_OPTION");
     expect(error.option).toBe(option);
     expect(error.message).toContain(`\`${option}\``);
@@ -73,18 +68,18 @@ describe("HdClient options", () => {
     ["baseURL", "baseUrl"],
     ["failoverUrl", "failoverUrls"],
   ])("rejects the unknown option `%s` and suggests `%s`", (typo, suggestion) => {
-    const error = optionError({ ...valid, [typo]: 1 });
+    const error = clientOptionError({ ...valid, [typo]: 1 });
     expect(error.option).toBe(typo);
     expect(error.message).toContain(`Did you mean \`${suggestion}\`?`);
   });
 
   it("never echoes the secret, whatever is wrong", () => {
     const messages = [
-      optionError({ ...valid, secret: 42 }).message,
-      optionError({ ...valid, secret: "" }).message,
-      optionError({ ...valid, retries: "x" }).message,
-      optionError({ ...valid, sekret: SECRET }).message,
-      optionError({ ...valid, proxy: `http://u:${SECRET}@` }).message,
+      clientOptionError({ ...valid, secret: 42 }).message,
+      clientOptionError({ ...valid, secret: "" }).message,
+      clientOptionError({ ...valid, retries: "x" }).message,
+      clientOptionError({ ...valid, sekret: SECRET }).message,
+      clientOptionError({ ...valid, proxy: `http://u:${SECRET}@` }).message,
     ];
     for (const message of messages) expect(message).not.toContain(SECRET);
   });

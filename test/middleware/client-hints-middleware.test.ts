@@ -4,15 +4,13 @@ import { readFileSync } from "node:fs";
 import type { RequestHandler } from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
-import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
-import type { MemoValue } from "../../src/middleware/memo.js";
 import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
-import { deviceApp, EXPRESS_VERSIONS, fakeCloud, IPHONE_UA } from "./helpers.js";
+import { optionError } from "../support/option-error.js";
+import { asyncMapStore, deviceApp, EXPRESS_VERSIONS, fakeCloud, IPHONE_UA } from "./helpers.js";
 import {
   ANDROID_LOW_ENTROPY_HINTS,
   HINTED_GALAXY,
@@ -29,16 +27,6 @@ const sampleEngine = (): LocalEngine =>
     readFileSync(new URL("sample-trees.json", SAMPLE), "utf8") as never,
     { logger: silentLogger },
   );
-
-function optionError(make: () => unknown): HdOptionError {
-  try {
-    make();
-  } catch (error) {
-    if (error instanceof HdOptionError) return error;
-    throw error;
-  }
-  throw new Error("expected an HdOptionError");
-}
 
 const build = (options: Partial<HandsetDetectionOptions>): RequestHandler =>
   handsetDetection({ engine: sampleEngine(), logger: silentLogger, ...options });
@@ -182,16 +170,7 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
   });
 
   it("detects on the rebuilt user-agent and remembers what decided with an asynchronous store too", async () => {
-    const map = new Map<string, CacheEntry<MemoValue>>();
-    const store: CacheStore<MemoValue> = {
-      get: async (key) => map.get(key),
-      set: async (key, entry) => {
-        map.set(key, entry);
-      },
-      delete: async (key) => {
-        map.delete(key);
-      },
-    };
+    const { store, map } = asyncMapStore();
     const app = deviceApp(makeApp, build({ store }));
     const first = await get(app, HINTED_GALAXY);
     const again = await get(app, HINTED_GALAXY);

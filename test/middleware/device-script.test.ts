@@ -5,7 +5,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HdOptionError } from "../../src/errors.js";
 import {
   DEFAULT_SCRIPT_COOKIE,
   deviceScript,
@@ -16,6 +15,7 @@ import {
   readScriptCookie,
   SCRIPT_COOKIE_MAX_AGE_SECONDS,
 } from "../../src/middleware/device-script.js";
+import { optionError } from "../support/option-error.js";
 import { MAC_SAFARI_UA, REDUCED_MAC_UA } from "./hinted-requests.js";
 
 /** Runs the script in a stub browser and returns what it left in `document.cookie`. */
@@ -38,16 +38,6 @@ function runScript(
     location: { protocol: page.https === false ? "http:" : "https:" },
   });
   return document.cookie;
-}
-
-function optionError(make: () => unknown): HdOptionError {
-  try {
-    make();
-  } catch (error) {
-    if (error instanceof HdOptionError) return error;
-    throw error;
-  }
-  throw new Error("expected an HdOptionError");
 }
 
 describe("the page script", () => {

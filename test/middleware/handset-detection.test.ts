@@ -2,12 +2,13 @@
 
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
+import type { CacheStore } from "../../src/cache/types.js";
 import { HdNetworkError, HdNotFoundError, HdTimeoutError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
 import {
+  asyncMapStore,
   DESKTOP_UA,
   deviceApp,
   EXPRESS_VERSIONS,
@@ -227,16 +228,7 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
     });
 
     it("reads and writes a custom asynchronous store", async () => {
-      const map = new Map<string, CacheEntry<MemoValue>>();
-      const store: CacheStore<MemoValue> = {
-        get: async (key) => map.get(key),
-        set: async (key, entry) => {
-          map.set(key, entry);
-        },
-        delete: async (key) => {
-          map.delete(key);
-        },
-      };
+      const { store, map } = asyncMapStore();
       const client = fakeCloud();
       const app = deviceApp(makeApp, handsetDetection({ client, store, logger: silentLogger }));
       await request(app).get("/").set("User-Agent", IPHONE_UA);

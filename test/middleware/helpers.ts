@@ -2,8 +2,10 @@
 
 import express5, { type Express, type RequestHandler } from "express";
 import express4 from "express4";
+import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
 import type { Logger } from "../../src/logger.js";
 import { EMPTY_SPECS } from "../../src/middleware/device.js";
+import type { MemoValue } from "../../src/middleware/memo.js";
 import type { Detector, DetectParams, DetectReply, DeviceSpecs, HeadersInput } from "../../src/types.js";
 
 /** Both Express majors, for `describe.each`. */
@@ -150,4 +152,19 @@ export function deviceApp(makeApp: () => Express, middleware: RequestHandler, tr
     res.status(500).json({ caught: (error as { code?: string }).code ?? String(error) });
   }) as import("express").ErrorRequestHandler);
   return app;
+}
+
+/** A memo store whose every method is asynchronous, over a Map the test can inspect. */
+export function asyncMapStore(): { store: CacheStore<MemoValue>; map: Map<string, CacheEntry<MemoValue>> } {
+  const map = new Map<string, CacheEntry<MemoValue>>();
+  const store: CacheStore<MemoValue> = {
+    get: async (key) => map.get(key),
+    set: async (key, entry) => {
+      map.set(key, entry);
+    },
+    delete: async (key) => {
+      map.delete(key);
+    },
+  };
+  return { store, map };
 }

@@ -6,22 +6,11 @@ import { join } from "node:path";
 import express from "express";
 import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
-import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { type HandsetDetectionOptions, KNOWN_OPTIONS, suggestOption } from "../../src/middleware/options.js";
+import { optionError } from "../support/option-error.js";
 import { fakeCloud, fakeEngine } from "./helpers.js";
-
-function optionError(make: () => unknown): HdOptionError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HdOptionError);
-    expect((error as HdOptionError).code).toBe("ERR_HD_INVALID_OPTION");
-    return error as HdOptionError;
-  }
-  throw new Error("expected an HdOptionError");
-}
 
 const build = (options: unknown) => () => handsetDetection(options as HandsetDetectionOptions);
 const client = fakeCloud();
