@@ -2,6 +2,7 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import type { DetectionHeaders } from "../types.js";
+import { preferredLanguage } from "./accept-language.js";
 import {
   applyClientHints,
   HINT_VARY,
@@ -70,8 +71,8 @@ export interface PickedHeaders {
   readonly userAgent: string;
   /** `Vary` value: every core detection header, plus the other allowed headers this request carried, the hints read and `Cookie` when the page script's cookie decided. */
   readonly vary: string;
-  /** The request's `Accept-Language`, for `general_language` (never sent, never keyed). */
-  readonly acceptLanguage: string | undefined;
+  /** The visitor's preferred language from `Accept-Language`, for `general_language` (never sent, never keyed); `""` when none. */
+  readonly language: string;
   /** The frozen user-agent this request's client hints can complete, if any (see {@link hintTarget}). */
   readonly hintTarget: HintTarget | undefined;
   /** The request's own headers, for reading the hints once a detection is needed. */
@@ -156,7 +157,7 @@ export function createHeaderPicker(
       key,
       userAgent,
       vary,
-      acceptLanguage: typeof acceptLanguage === "string" ? acceptLanguage : undefined,
+      language: preferredLanguage(typeof acceptLanguage === "string" ? acceptLanguage : undefined),
       hintTarget: target,
       requestHeaders: raw,
       screen,

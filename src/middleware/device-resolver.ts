@@ -129,7 +129,7 @@ export class DeviceResolver {
       (geoIp === undefined || (geo !== undefined && geo.expiresAt > now))
     ) {
       this.#c.metrics.memoHits++;
-      return buildDevice(device.value, "memo", geo?.value.geoip);
+      return buildDevice(device.value, "memo", geo?.value.geoip, undefined, picked);
     }
     this.#c.metrics.memoMisses++;
     return this.#miss(this.#context(applyEvidence(picked), geoIp, device, geo));

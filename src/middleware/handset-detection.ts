@@ -6,12 +6,11 @@ import { MemoryStore } from "../cache/memory-store.js";
 import type { CacheStore } from "../cache/types.js";
 import { HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
-import { preferredLanguage } from "./accept-language.js";
 import { CircuitBreaker } from "./breaker.js";
 import { lacksModel } from "./client-hints.js";
 import { createHeaderPicker, type PickedHeaders } from "./detection-headers.js";
 import { chooseDetectors } from "./detectors.js";
-import { buildDevice, type Device, noReply, withLanguage, withScreen } from "./device.js";
+import { buildDevice, type Device, forVisitor, noReply } from "./device.js";
 import { DeviceResolver } from "./device-resolver.js";
 import { isScriptUrl } from "./device-script.js";
 import "./express-augmentation.js";
@@ -188,10 +187,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     picked: PickedHeaders,
     detected: Device,
   ): void => {
-    const device = withScreen(
-      withLanguage(detected, preferredLanguage(picked.acceptLanguage)),
-      picked.screen,
-    );
+    const device = forVisitor(detected, picked);
     req.device = device;
     // A plain http server's response has no `locals`.
     if (res.locals !== undefined) {

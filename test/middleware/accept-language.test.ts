@@ -14,6 +14,10 @@ describe("preferredLanguage", () => {
     ["en;q=0", ""],
     ["<script>, en", "en"],
     ["x".repeat(100), ""],
+    ["en-US;q=0.5, de", "de"],
+    ["*, fr;q=0.5", "fr"],
+    [" es-419 , en;q=0.1", "es-419"],
+    ["en-GB;q=1, fr", "en-GB"],
   ])("takes %j as %j", (header, language) => {
     expect(preferredLanguage(header)).toBe(language);
   });

@@ -17,7 +17,7 @@ describe("detection headers", () => {
     const raw = Object.fromEntries(DETECTION_HEADERS.map((name) => [name, `value of ${name}`]));
     const picked = pick({ ...raw, accept: "text/html", host: "example.test", "accept-language": "en" });
     expect(Object.keys(picked.headers).sort()).toEqual([...DETECTION_HEADERS].sort());
-    expect(picked.acceptLanguage).toBe("en");
+    expect(picked.language).toBe("en");
     expect(picked.headers["x-puffin-ua"]).toBe("value of x-puffin-ua");
   });
 

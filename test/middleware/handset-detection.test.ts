@@ -189,6 +189,25 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       expect(client.calls[0]!.headers["accept-language"]).toBeUndefined();
     });
 
+    it("gives concurrent visitors sharing one detection, and more languages than are kept per device, their own general_language", async () => {
+      const client = fakeCloud(20);
+      const app = makeApp();
+      app.use(handsetDetection({ client, logger: silentLogger }));
+      app.get("/", (req, res) => res.json({ language: req.device.specs.general_language }));
+      const languages = Array.from({ length: 24 }, (_, i) => `x${String.fromCharCode(97 + i)}-GB`);
+      const first = await Promise.all(
+        languages.map((language) =>
+          request(app).get("/").set("User-Agent", IPHONE_UA).set("Accept-Language", language),
+        ),
+      );
+      expect(first.map((res) => res.body.language)).toEqual(languages);
+      expect(client.calls).toHaveLength(1);
+      for (const language of [...languages, ...languages]) {
+        const res = await request(app).get("/").set("User-Agent", IPHONE_UA).set("Accept-Language", language);
+        expect(res.body.language).toBe(language);
+      }
+    });
+
     it("asks for hd_specs together with the detectOptions", async () => {
       const client = fakeCloud();
       const app = deviceApp(
