@@ -118,14 +118,14 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       : new QuotaGuard({
           monthlyQuota: config.monthlyQuota,
           counter: sharedCounter(config.store),
-          onCountingAlone: (error) =>
+          onCountingAlone: (error) => {
+            const message = error instanceof Error ? error.message : String(error);
+            emit?.({ type: "quota-counting-alone", error: message });
             logger.warn(
               "The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can.",
-              {
-                code: "HD_QUOTA_COUNTING_ALONE",
-                error: error instanceof Error ? error.message : String(error),
-              },
-            ),
+              { code: "HD_QUOTA_COUNTING_ALONE", error: message },
+            );
+          },
           onSpent: ({ month, monthlyQuota }) => {
             emit?.({ type: "quota-spent", month, monthlyQuota });
             logger.warn(

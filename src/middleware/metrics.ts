@@ -36,6 +36,15 @@ export type HandsetDetectionEvent =
       readonly monthlyQuota: number;
     }
   | {
+      /**
+       * The store shared by the fleet could not count the monthly quota (Redis down), so this
+       * process counts alone, conservatively, until it can again (once per outage).
+       */
+      readonly type: "quota-counting-alone";
+      /** Why the shared count failed. */
+      readonly error: string;
+    }
+  | {
       /** A request stopped waiting for its detection after `timeoutMs`. */
       readonly type: "timeout";
       readonly timeoutMs: number;

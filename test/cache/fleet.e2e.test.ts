@@ -9,12 +9,15 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory-store.js";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
+import { createTieredStore } from "../../src/cache/tiered-store.js";
 import { HdClient } from "../../src/client/index.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import type { Logger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
+import type { HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { type ApiServer, createApiServer } from "../../src/server/api-server.js";
 import {
   hasRedisServer,
@@ -25,7 +28,7 @@ import {
 
 const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/fleet-quota] ${NO_REDIS_MESSAGE}`);
+if (!redisPresent) console.warn(`[test/cache/fleet] ${NO_REDIS_MESSAGE}`);
 const samplePresent = existsSync(join(sampleDir, "useragents.json"));
 
 const quiet = { warn() {} };
@@ -68,10 +71,21 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     await redis?.stop();
   });
 
-  /** One app instance: cloud mode, the Redis store as its memo, `monthlyQuota` when given. */
-  function instance(keyPrefix: string, monthlyQuota?: number, logger: Logger = quiet) {
+  /**
+   * One app instance: cloud mode, the Redis store as its memo (or as level 2 of a tiered store),
+   * `monthlyQuota` when given.
+   */
+  function instance(
+    keyPrefix: string,
+    monthlyQuota?: number,
+    logger: Logger = quiet,
+    more: { tiered?: boolean; onEvent?: (event: HandsetDetectionEvent) => void } = {},
+  ) {
     const store = createRedisStore<MemoValue>({ url: redis.url, keyPrefix, logger: quiet });
     instances.push({ store });
+    const memo = more.tiered
+      ? createTieredStore<MemoValue>({ level1: new MemoryStore<MemoValue>(), level2: store })
+      : store;
     const client = new HdClient({
       username: "fleet",
       secret: "s3cret",
@@ -83,10 +97,11 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const middleware = handsetDetection({
       client,
       mode: "cloud",
-      store,
+      store: memo,
       logger,
       timeoutMs: 2_000,
       ...(monthlyQuota === undefined ? {} : { monthlyQuota }),
+      ...(more.onEvent === undefined ? {} : { onEvent: more.onEvent }),
     });
     const app = express();
     app.use(middleware);
@@ -116,7 +131,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   it("spends 5 cloud detections in all for 20 distinct devices across two instances with a quota of 5", async () => {
     const keyPrefix = `quota-${++prefix}:`;
     const a = instance(keyPrefix, 5);
-    const b = instance(keyPrefix, 5);
+    const b = instance(keyPrefix, 5, quiet, { tiered: true }); // Redis as level 2 counts the same
     await Promise.all([ready(a.store), ready(b.store)]);
     const before = api.counts.detect;
     const answers = await Promise.all(
@@ -154,8 +169,10 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const keyPrefix = `quota-${++prefix}:`;
     const warnings: { code?: unknown }[] = [];
     const logger: Logger = { warn: (_message, details) => warnings.push(details ?? {}) };
-    const a = instance(keyPrefix, 8, logger);
-    const b = instance(keyPrefix, 8, logger);
+    const events: HandsetDetectionEvent[] = [];
+    const onEvent = (event: HandsetDetectionEvent) => events.push(event);
+    const a = instance(keyPrefix, 8, logger, { onEvent });
+    const b = instance(keyPrefix, 8, logger, { onEvent, tiered: true });
     await Promise.all([ready(a.store), ready(b.store)]);
     const before = api.counts.detect;
     for (const ua of userAgents.slice(0, 4)) await visit(a.app, ua);
@@ -173,6 +190,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     expect(quotaOf(a.middleware)).toMatchObject({ used: 8, remaining: 0, shared: false });
     const alone = warnings.filter((w) => w.code === "HD_QUOTA_COUNTING_ALONE");
     expect(alone).toHaveLength(2); // once per instance
+    expect(events.filter((e) => e.type === "quota-counting-alone")).toHaveLength(2);
     await redis.restart();
   });
 });
