@@ -19,6 +19,7 @@ import { GuardedCloud } from "./guarded-cloud.js";
 import { askForHints } from "./hint-requests.js";
 import { isThenable, Memo, type MemoValue } from "./memo.js";
 import {
+  errorCode,
   type HandsetDetectionEvent,
   type HandsetDetectionMetrics,
   MetricsRecorder,
@@ -136,6 +137,19 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
             );
           },
         });
+
+  detectors.dir?.onReload((reload) => {
+    if (reload.ok) {
+      emit?.({
+        type: "data-reloaded",
+        specsGenerated: reload.info?.specsGenerated,
+        treesGenerated: reload.info?.treesGenerated,
+        devices: reload.info?.devices,
+      });
+    } else {
+      emit?.({ type: "data-reload-failed", code: errorCode(reload.error), message: reload.error.message });
+    }
+  });
 
   const cloud =
     detectors.cloud === undefined
@@ -274,6 +288,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
               shared: quota.shared,
             },
       engine: detectors.engine?.current(),
+      reloads: detectors.dir?.reloads(),
     });
   return Object.defineProperties(middleware, {
     mode: { value: detectors.mode, enumerable: true },

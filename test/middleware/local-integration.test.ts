@@ -86,6 +86,21 @@ describe.each(EXPRESS_VERSIONS)("the middleware with LocalEngine on %s", (_name,
   });
 });
 
+describe("the memo when the engine's data changes", () => {
+  it("answers a remembered device from the new data after a swap (a DataRefresher sync)", async () => {
+    const engine = LocalEngine.fromData(TINY_SPECS, TINY_TREES, { logger: silentLogger });
+    const app = deviceApp(EXPRESS_VERSIONS[0]![1], handsetDetection({ engine, logger: silentLogger }));
+    const get = async () => (await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200)).body;
+    expect(await get()).toMatchObject({ source: "local", specs: { general_model: "iPhone" } });
+    expect(await get()).toMatchObject({ source: "memo", specs: { general_model: "iPhone" } });
+
+    const renamed = TINY_SPECS.replace('"general_model":"iPhone"', '"general_model":"iPhone 15"');
+    engine.replaceData(LocalEngine.buildData(renamed, TINY_TREES, { logger: silentLogger }));
+    expect(await get()).toMatchObject({ source: "local", specs: { general_model: "iPhone 15" } });
+    expect(await get()).toMatchObject({ source: "memo", specs: { general_model: "iPhone 15" } });
+  });
+});
+
 describe.each(EXPRESS_VERSIONS)("readiness on %s", (_name, makeApp) => {
   it("is false until the cacheDir engine is loaded, then true", async () => {
     const mw = handsetDetection({ cacheDir: cacheDir(), logger: silentLogger });
