@@ -108,6 +108,9 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     app.get("/", (req, res) => {
       res.json({ source: req.device.source, status: req.device.status });
     });
+    app.get("/lang", (req, res) => {
+      res.json({ language: req.device.specs.general_language, status: req.device.status });
+    });
     return { app, middleware, store };
   }
 
@@ -163,6 +166,21 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     expect(api.counts.detect - before).toBe(devices.length);
     const fromPeers = fleet.reduce((sum, i) => sum + i.middleware.metrics().memo.peerAnswers, 0);
     expect(fromPeers).toBe(devices.length * (fleet.length - 1));
+  });
+
+  it("detects a device once for the fleet whatever its visitors' languages, each answered in their own", async () => {
+    const keyPrefix = `languages-${++prefix}:`;
+    const fleet = [instance(keyPrefix), instance(keyPrefix, undefined, quiet, { tiered: true })];
+    await Promise.all(fleet.map((i) => ready(i.store)));
+    const before = api.counts.detect;
+    const languages = ["en-GB", "fr-FR", "de", "pt-BR", "ja", "es-419"];
+    const ua = userAgents[40]!;
+    for (const [n, language] of languages.entries()) {
+      const app = fleet[n % 2]!.app;
+      const res = await request(app).get("/lang").set("User-Agent", ua).set("Accept-Language", language);
+      expect(res.body).toEqual({ language, status: 0 });
+    }
+    expect(api.counts.detect - before).toBe(1);
   });
 
   it("keeps answering when Redis is killed mid-run, each instance counting alone from the total it last saw", async () => {
