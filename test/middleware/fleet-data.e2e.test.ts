@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { engineForDir } from "../../src/middleware/detectors.js";
+import { engineForDir } from "../../src/middleware/dir-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";

@@ -7,7 +7,7 @@ import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { engineForDir } from "../../src/middleware/detectors.js";
+import { engineForDir } from "../../src/middleware/dir-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import {
   deviceApp,
