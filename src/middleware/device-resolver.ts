@@ -96,6 +96,9 @@ export class DeviceResolver {
   readonly #c: ResolverConfig;
   readonly #flights = new SingleFlight<Device>();
   readonly #wireOptions: DetectParams["options"];
+  /** The local engine's data set as last seen (its `dataInfo`), and when it was seen to change. */
+  #dataInfo: unknown;
+  #dataChangedAt = 0;
 
   constructor(config: ResolverConfig) {
     this.#c = config;
@@ -120,7 +123,7 @@ export class DeviceResolver {
       const ctx = this.#context(picked, geoIp, undefined, undefined);
       return this.#bounded(ctx, this.#readAsync(ctx, d, g));
     }
-    const device = asDevice(d);
+    const device = this.#current(asDevice(d));
     const geo = asGeo(g);
     const now = Date.now();
     if (
@@ -150,7 +153,7 @@ export class DeviceResolver {
 
   async #readAsync(ctx: Context, d: Entry | Promise<Entry>, g: Entry | Promise<Entry>): Promise<Device> {
     const [device, geo] = await Promise.all([d, g]);
-    ctx.device = asDevice(device);
+    ctx.device = this.#current(asDevice(device));
     ctx.geo = asGeo(geo);
     const now = Date.now();
     const metrics = this.#c.metrics;
@@ -196,6 +199,39 @@ export class DeviceResolver {
         },
       );
     });
+  }
+
+  /**
+   * When the local engine's data set was last seen to change (epoch ms; 0 while it is the first
+   * one seen). Read on memo hits of local answers and before every local detection, so a swap
+   * (a reload of `cacheDir`, a `DataRefresher` sync) is seen before any answer from new data is
+   * remembered.
+   */
+  #dataChanged(): number {
+    const info = (this.#c.engine?.current() as { dataInfo?: unknown } | undefined)?.dataInfo;
+    if (info !== this.#dataInfo) {
+      if (this.#dataInfo !== undefined) this.#dataChangedAt = Date.now();
+      this.#dataInfo = info;
+    }
+    return this.#dataChangedAt;
+  }
+
+  /**
+   * A memo entry as long as it holds: a local answer remembered before the engine's data changed
+   * (in the same millisecond included) is left out, so the new data answers that device.
+   */
+  #current(entry: CacheEntry<MemoDevice> | undefined): CacheEntry<MemoDevice> | undefined {
+    if (entry === undefined || entry.value.source !== "local") return entry;
+    return entry.storedAt > this.#dataChanged() ? entry : undefined;
+  }
+
+  /**
+   * Remembers a local answer, stamped after the last data change this resolver saw (even in the
+   * same millisecond), so {@link #current} tells it from an answer of the data before.
+   */
+  #rememberLocal(ctx: Context, part: DevicePart): void {
+    const storedAt = Math.max(Date.now(), this.#dataChangedAt + 1);
+    this.#c.memo?.set(ctx.picked.key, { kind: "device", ...part, source: "local" }, storedAt);
   }
 
   /** Crawler or visitor, decided once per request; `specificDevice` is the local engine's evidence. */
@@ -245,7 +281,7 @@ export class DeviceResolver {
     const geoFresh = ctx.geo !== undefined && ctx.geo.expiresAt > now;
     const needGeo = ctx.ip !== undefined && !geoFresh;
     const remember = (p: DevicePart): void => {
-      if (source === "local") this.#c.memo?.set(ctx.picked.key, { kind: "device", ...p, source: "local" });
+      if (source === "local") this.#rememberLocal(ctx, p);
     };
     if (!needLegacy) remember(part);
     if ((!needLegacy && !needGeo) || this.#c.cloud === undefined) {
@@ -293,6 +329,7 @@ export class DeviceResolver {
       }
     };
     this.#c.metrics.localDetections++;
+    this.#dataChanged();
     try {
       const raw = engine.detect(ctx.picked.headers);
       return isThenable(raw) ? Promise.resolve(raw).then(wrap, toError) : wrap(raw);
@@ -374,7 +411,7 @@ export class DeviceResolver {
     if (ctx.device !== undefined) return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
     const local = this.#localNow(ctx);
     if (local !== undefined) {
-      if (remember) this.#c.memo?.set(ctx.picked.key, { kind: "device", ...local, source: "local" });
+      if (remember) this.#rememberLocal(ctx, local);
       return buildDevice(local, "local", ctx.geo?.value.geoip);
     }
     return buildDevice(noReply(reason, bot, ctx.picked.userAgent), "skipped", ctx.geo?.value.geoip);

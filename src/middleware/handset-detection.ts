@@ -18,6 +18,7 @@ import { GuardedCloud } from "./guarded-cloud.js";
 import { askForHints } from "./hint-requests.js";
 import { isThenable, Memo, type MemoValue } from "./memo.js";
 import {
+  errorCode,
   type HandsetDetectionEvent,
   type HandsetDetectionMetrics,
   MetricsRecorder,
@@ -117,14 +118,14 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       : new QuotaGuard({
           monthlyQuota: config.monthlyQuota,
           counter: sharedCounter(config.store),
-          onCountingAlone: (error) =>
+          onCountingAlone: (error) => {
+            const message = error instanceof Error ? error.message : String(error);
+            emit?.({ type: "quota-counting-alone", error: message });
             logger.warn(
               "The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can.",
-              {
-                code: "HD_QUOTA_COUNTING_ALONE",
-                error: error instanceof Error ? error.message : String(error),
-              },
-            ),
+              { code: "HD_QUOTA_COUNTING_ALONE", error: message },
+            );
+          },
           onSpent: ({ month, monthlyQuota }) => {
             emit?.({ type: "quota-spent", month, monthlyQuota });
             logger.warn(
@@ -135,6 +136,19 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
             );
           },
         });
+
+  detectors.dir?.onReload((reload) => {
+    if (reload.ok) {
+      emit?.({
+        type: "data-reloaded",
+        specsGenerated: reload.info?.specsGenerated,
+        treesGenerated: reload.info?.treesGenerated,
+        devices: reload.info?.devices,
+      });
+    } else {
+      emit?.({ type: "data-reload-failed", code: errorCode(reload.error), message: reload.error.message });
+    }
+  });
 
   const cloud =
     detectors.cloud === undefined
@@ -270,6 +284,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
               shared: quota.shared,
             },
       engine: detectors.engine?.current(),
+      reloads: detectors.dir?.reloads(),
     });
   return Object.defineProperties(middleware, {
     mode: { value: detectors.mode, enumerable: true },

@@ -36,6 +36,31 @@ export type HandsetDetectionEvent =
       readonly monthlyQuota: number;
     }
   | {
+      /**
+       * The store shared by the fleet could not count the monthly quota (Redis down), so this
+       * process counts alone, conservatively, until it can again (once per outage).
+       */
+      readonly type: "quota-counting-alone";
+      /** Why the shared count failed. */
+      readonly error: string;
+    }
+  | {
+      /** A new pair in `cacheDir` (a completed `hd3 sync`) was loaded and swapped in. */
+      readonly type: "data-reloaded";
+      /** `_notice.generated` of the new specs and trees: the data version. */
+      readonly specsGenerated: string | undefined;
+      readonly treesGenerated: string | undefined;
+      /** Device records in the new data. */
+      readonly devices: number | undefined;
+    }
+  | {
+      /** A new pair in `cacheDir` does not load: it was refused and the data in use stays. */
+      readonly type: "data-reload-failed";
+      /** The error's code (`ERR_HD_DATA`, ...). */
+      readonly code: string;
+      readonly message: string;
+    }
+  | {
       /** A request stopped waiting for its detection after `timeoutMs`. */
       readonly type: "timeout";
       readonly timeoutMs: number;
@@ -141,6 +166,19 @@ export interface HandsetDetectionMetrics {
           readonly ageMs: number;
         }
       | undefined;
+    /**
+     * With `cacheDir`: the new pairs a sync left there that were swapped in (`succeeded`) or
+     * refused because they do not load (`failed`, the data in use stayed), and the last refusal.
+     */
+    readonly reloads:
+      | {
+          readonly succeeded: number;
+          readonly failed: number;
+          readonly lastError:
+            | { readonly code: string; readonly message: string; readonly at: string }
+            | undefined;
+        }
+      | undefined;
   };
 }
 
@@ -221,6 +259,8 @@ export interface MetricsState {
   readonly quota: { monthlyQuota: number; used: number; remaining: number; shared: boolean } | undefined;
   /** The loaded engine, if any (its `dataInfo` is read when present). */
   readonly engine: unknown;
+  /** Reloads of `cacheDir`, when there is one. */
+  readonly reloads: HandsetDetectionMetrics["local"]["reloads"];
 }
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -274,6 +314,7 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
       detections: m.localDetections,
       engineLoaded: state.engine !== undefined,
       data: dataOf(state.engine, Date.now()),
+      reloads: state.reloads,
     },
   };
 }

@@ -68,17 +68,20 @@ async function serveApi(specsFile: string, treesFile: string): Promise<void> {
 /** Child process: an app in cloud mode against the API server, its memo in Redis when `redisUrl` is given. */
 async function serveApp(apiUrl: string, redisUrl: string | undefined): Promise<void> {
   const client = new HdClient({ ...USER, siteId: 1, baseUrl: apiUrl, retries: 0, logger: silentLogger });
-  const store =
+  const redis =
     redisUrl === undefined
       ? undefined
-      : createTieredStore<MemoValue>({
-          level1: new MemoryStore<MemoValue>(),
-          level2: createRedisStore<MemoValue>({
-            url: redisUrl,
-            keyPrefix: "bench-load:",
-            logger: silentLogger,
-          }),
-        });
+      : createRedisStore<MemoValue>({ url: redisUrl, keyPrefix: "bench-load:", logger: silentLogger });
+  // Take traffic once Redis answers, as a readiness probe would: commands before the connection
+  // is up are not sent, so two instances starting cold would each detect the first devices.
+  for (let waited = 0; redis !== undefined && waited < 5_000; waited += 50) {
+    if ((await redis.incrementCounter("ready", 0, Date.now() + 60_000)) !== undefined) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const store =
+    redis === undefined
+      ? undefined
+      : createTieredStore<MemoValue>({ level1: new MemoryStore<MemoValue>(), level2: redis });
   // skipBots off: every distinct user-agent costs exactly one detection, crawlers included.
   const mw = handsetDetection({
     client,

@@ -1,7 +1,7 @@
 // `hd3 serve`, run as the real binary: HdClient and curl --digest against it, usage errors, signals, reload.
 
 import { execFile, execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -283,6 +283,36 @@ describe("hd3 serve --data-dir", () => {
     }
   });
 
+  it("picks up a `hd3 sync` into its directory without a signal, and refuses a pair that does not load", async () => {
+    const dir = built.scratch("serve-follow");
+    writeFileSync(join(dir, "hd3specs.json"), JSON.stringify(fixtureSpecsDownload()));
+    writeFileSync(join(dir, "hd3trees.json"), JSON.stringify(fixtureTreesDownload()));
+    const server = await serve(["--users-file", usersFile, "--data-dir", dir]);
+    const vendor = await serve(["--users-file", usersFile]);
+    const client = clientOf(server.url);
+    try {
+      expect((await client.vendors()).vendor).not.toContain("Samsung");
+      const synced = await runHd3(built, ["sync", "--quiet", "--data-dir", dir], {
+        HD_USERNAME: "alice",
+        HD_SECRET: "alice-secret-1",
+        HD_SITE_ID: "1",
+        HD_BASE_URL: vendor.url,
+      });
+      expect(synced.code).toBe(0);
+      await expect.poll(async () => (await client.vendors()).vendor, { timeout: 5_000 }).toContain("Samsung");
+      expect(server.stderr()).toContain(`reloaded ${dir} (58 devices`);
+
+      writeFileSync(join(dir, "broken.tmp"), '{"trees": {');
+      renameSync(join(dir, "broken.tmp"), join(dir, "hd3trees.json"));
+      await expect
+        .poll(() => server.stderr(), { timeout: 5_000 })
+        .toContain(`the data in ${dir} does not load, still serving the previous data`);
+      expect((await client.detect({ "user-agent": GALAXY_S24 })).hd_specs?.general_model).toBe("Galaxy S24");
+    } finally {
+      await client.close();
+    }
+  });
+
   it("exits 1 when the directory holds no synced data", async () => {
     const dir = built.scratch("serve-empty");
     const result = await runHd3(built, [
@@ -296,6 +326,79 @@ describe("hd3 serve --data-dir", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hd3: no synced data in .*serve-empty: run `hd3 sync/m);
+  });
+});
+
+describe("hd3 serve --sync-every", () => {
+  const alice = { HD_USERNAME: "alice", HD_SECRET: "alice-secret-1", HD_SITE_ID: "1" };
+
+  it("mirrors another hd3 serve: syncs an empty directory first, then on its schedule", async () => {
+    const mirrorDir = built.scratch("mirror-data");
+    writeFileSync(join(mirrorDir, "hd3specs.json"), JSON.stringify(fixtureSpecsDownload()));
+    writeFileSync(join(mirrorDir, "hd3trees.json"), JSON.stringify(fixtureTreesDownload()));
+    const mirror = await serve(["--users-file", usersFile, "--data-dir", mirrorDir]);
+    const dir = built.scratch("mirrored-data");
+    const server = await serve(["--users-file", usersFile, "--data-dir", dir, "--sync-every", "1s"], {
+      ...alice,
+      HD_BASE_URL: mirror.url,
+    });
+    expect(server.stderr()).toContain(`no synced data in ${dir} yet: syncing from ${mirror.url}`);
+    const client = clientOf(server.url);
+    try {
+      expect((await client.vendors()).vendor).toEqual(["Apple", "Nokia", "Sony Ericsson", "Ünïcødé 端末"]);
+
+      // New data reaches the mirror (a sync there, here a rename); the next scheduled sync brings it.
+      for (const [from, to] of [
+        [SAMPLE_SPECS, "hd3specs.json"],
+        [SAMPLE_TREES, "hd3trees.json"],
+      ] as const) {
+        writeFileSync(join(mirrorDir, `${to}.tmp`), readFileSync(from));
+        renameSync(join(mirrorDir, `${to}.tmp`), join(mirrorDir, to));
+      }
+      await expect.poll(async () => (await client.vendors()).vendor, { timeout: 8_000 }).toContain("Samsung");
+      expect(server.stderr()).toMatch(/synced .*mirrored-data \(58 devices/);
+      expect(server.stderr()).not.toContain("reloaded"); // its own syncs are not reloaded twice
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps serving when a scheduled sync fails, and says so", async () => {
+    const dir = built.scratch("sync-refused");
+    writeFileSync(join(dir, "hd3specs.json"), readFileSync(SAMPLE_SPECS));
+    writeFileSync(join(dir, "hd3trees.json"), readFileSync(SAMPLE_TREES));
+    const mirror = await serve(["--users-file", usersFile]);
+    // bob has no downloads: the first scheduled sync, a second later, is refused with 229.
+    const server = await serve(["--users-file", usersFile, "--data-dir", dir, "--sync-every", "1s"], {
+      HD_USERNAME: "bob",
+      HD_SECRET: "bob-secret-22",
+      HD_SITE_ID: "1",
+      HD_BASE_URL: mirror.url,
+    });
+    await expect
+      .poll(() => server.stderr(), { timeout: 8_000 })
+      .toContain("sync failed, still serving the previous data");
+    const client = clientOf(server.url);
+    try {
+      expect((await client.vendors()).vendor).toContain("Samsung");
+    } finally {
+      await client.close();
+    }
+    expect(server.stderr()).not.toContain("bob-secret-22");
+  });
+
+  it("exits 2 for a duration without a unit, without --data-dir, or without credentials", async () => {
+    const base = ["serve", "--users-file", usersFile, "--port", "0"];
+    const dir = built.scratch("sync-usage");
+    const noUnit = await runHd3(built, [...base, "--data-dir", dir, "--sync-every", "60"], alice);
+    expect(noUnit.code).toBe(2);
+    expect(noUnit.stderr).toContain("--sync-every takes a duration from 1s to 22d");
+    const noDir = await runHd3(built, [...base, "--sync-every", "1h"], alice);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toContain("--sync-every needs --data-dir");
+    const noCredentials = await runHd3(built, [...base, "--data-dir", dir, "--sync-every", "1h"]);
+    expect(noCredentials.code).toBe(2);
+    expect(noCredentials.stderr).toContain("the cloud needs credentials");
   });
 });
 
@@ -439,6 +542,8 @@ describe("hd3 serve usage errors", () => {
       "--request-timeout-ms <ms>",
       "--keep-alive-timeout-ms <ms>",
       "--max-body-bytes <bytes>",
+      "--sync-every <duration>",
+      "--base-url <url>",
     ]) {
       expect(help.stdout).toContain(flag);
     }

@@ -7,7 +7,7 @@ import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { engineForDir } from "../../src/middleware/detectors.js";
+import { engineForDir } from "../../src/middleware/dir-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import {
   deviceApp,
@@ -83,6 +83,21 @@ describe.each(EXPRESS_VERSIONS)("the middleware with LocalEngine on %s", (_name,
     );
     const res2 = await request(app2).get("/").set("User-Agent", IPHONE_UA).expect(200);
     expect(res2.body).toMatchObject({ class: "Mobile", source: "cloud" });
+  });
+});
+
+describe("the memo when the engine's data changes", () => {
+  it("answers a remembered device from the new data after a swap (a DataRefresher sync)", async () => {
+    const engine = LocalEngine.fromData(TINY_SPECS, TINY_TREES, { logger: silentLogger });
+    const app = deviceApp(EXPRESS_VERSIONS[0]![1], handsetDetection({ engine, logger: silentLogger }));
+    const get = async () => (await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200)).body;
+    expect(await get()).toMatchObject({ source: "local", specs: { general_model: "iPhone" } });
+    expect(await get()).toMatchObject({ source: "memo", specs: { general_model: "iPhone" } });
+
+    const renamed = TINY_SPECS.replace('"general_model":"iPhone"', '"general_model":"iPhone 15"');
+    engine.replaceData(LocalEngine.buildData(renamed, TINY_TREES, { logger: silentLogger }));
+    expect(await get()).toMatchObject({ source: "local", specs: { general_model: "iPhone 15" } });
+    expect(await get()).toMatchObject({ source: "memo", specs: { general_model: "iPhone 15" } });
   });
 });
 

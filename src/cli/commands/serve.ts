@@ -9,8 +9,9 @@ import type { ApiServerOptions } from "../../server/api-server.js";
 import type { UserTable } from "../../server/users.js";
 import type { DataStore } from "../../store/data-store.js";
 import { type CommandContext, flag, note } from "../context.js";
-import { stderrLogger } from "../data-source.js";
+import { openClient, stderrLogger } from "../data-source.js";
 import { CliError, UsageError } from "../exit-codes.js";
+import { keepFresh, syncEvery } from "../serve-data.js";
 
 /** Port `hd3 serve` listens on without `--port`. */
 export const DEFAULT_SERVE_PORT = 8080;
@@ -101,15 +102,20 @@ async function users(context: CommandContext): Promise<UserTable> {
 /** What the server answers from. */
 interface ServedData {
   engine: LocalEngine;
-  /** The store, for `--data-dir` (reloaded on SIGHUP). */
+  /** The store, for `--data-dir` (followed, synced with --sync-every, reloaded on SIGHUP). */
   store: DataStore | undefined;
   files: { dataDir: string } | { specsFile: string; treesFile: string };
-  label: string;
 }
 
-async function openData(context: CommandContext): Promise<ServedData> {
+async function openData(context: CommandContext, syncing: boolean): Promise<ServedData> {
   const given = flag(context, "data-dir");
   if (given === undefined) {
+    if (syncing) {
+      throw new UsageError(
+        "--sync-every needs --data-dir <dir>: the directory to sync into",
+        context.command,
+      );
+    }
     const { sampleDataFiles } = await import("../../engine/sample-engine.js");
     const { specsPath, treesPath } = sampleDataFiles();
     const { LocalEngine } = await import("../../engine/local-engine.js");
@@ -122,20 +128,30 @@ async function openData(context: CommandContext): Promise<ServedData> {
       engine,
       store: undefined,
       files: { specsFile: specsPath, treesFile: treesPath },
-      label: "sample",
     };
   }
   const dir = resolve(context.io.cwd, given);
   const { DataStore } = await import("../../store/data-store.js");
-  const store = new DataStore({ dir, logger: stderrLogger(context) });
-  if (!(await store.hasCachedData())) {
+  // With --sync-every the store syncs from the vendor, or from another hd3 serve (--base-url).
+  const source = syncing ? await openClient(context) : undefined;
+  const store = new DataStore({
+    dir,
+    logger: stderrLogger(context),
+    ...(source === undefined ? {} : { source }),
+  });
+  if (await store.hasCachedData()) await store.load();
+  else if (syncing) {
+    note(context, `no synced data in ${dir} yet: syncing from ${flag(context, "base-url") ?? "the vendor"}`);
+    await store.sync();
+  }
+  const engine = store.engine;
+  if (engine === undefined) {
     throw new CliError(
       `no synced data in ${dir}: run \`hd3 sync --data-dir ${given}\` first (or leave out --data-dir to serve the sample database)`,
     );
   }
-  const engine = await store.load();
   note(context, `serving local data in ${dir}`);
-  return { engine, store, files: { dataDir: dir }, label: dir };
+  return { engine, store, files: { dataDir: dir } };
 }
 
 function listen(server: Server, portNumber: number, hostName: string): Promise<AddressInfo> {
@@ -167,15 +183,18 @@ function describeData(engine: LocalEngine): string {
  * accounts of `--users-file`, serves `createApiHttpServer` (request limits from the limit flags,
  * raw spaces on request lines accepted) on `--host`:`--port`, prints the base URL
  * on stdout, and resolves with exit code 0 after SIGINT or SIGTERM once the server has closed
- * (requests in flight get {@link SHUTDOWN_GRACE_MS} to finish). SIGHUP reloads `--data-dir`
- * (e.g. after a `hd3 sync` from cron); a reload that fails keeps the data in use.
+ * (requests in flight get {@link SHUTDOWN_GRACE_MS} to finish). `--data-dir` is followed: a pair
+ * a `hd3 sync` renamed into place is swapped in while serving, and SIGHUP reloads at once; a
+ * pair that does not load keeps the data in use. `--sync-every` syncs the directory itself, from
+ * the vendor or from another `hd3 serve` (`--base-url`), first of all when it is empty.
  */
 export async function run(context: CommandContext): Promise<number> {
   const portNumber = port(context);
   const hostName = host(context);
   const requestLimits = limits(context);
+  const interval = syncEvery(context);
   const accounts = await users(context);
-  const data = await openData(context);
+  const data = await openData(context, interval !== undefined);
   const { createApiHttpServer } = await import("../../server/api-http-server.js");
   let server: Server;
   try {
@@ -190,23 +209,17 @@ export async function run(context: CommandContext): Promise<number> {
     throw asUsageError(error, context);
   }
   const address = await listen(server, portNumber, hostName);
+  const fresh = data.store === undefined ? undefined : keepFresh(context, data.store, data.engine, interval);
 
   // The handlers are in place before the URL is printed: whoever reads the URL may signal at once.
   const stopped = new Promise<number>((resolveRun) => {
     let stopping = false;
     const reload = () => {
-      const store = data.store;
-      if (store === undefined) {
+      if (fresh === undefined) {
         note(context, "SIGHUP: the sample database has nothing to reload");
         return;
       }
-      store.load().then(
-        (engine) => note(context, `reloaded ${data.label} (${describeData(engine)})`),
-        (error: unknown) =>
-          context.io.stderr.write(
-            `hd3: warning: reload failed, still serving the previous data: ${error instanceof Error ? error.message : String(error)}\n`,
-          ),
-      );
+      fresh.reload().catch(() => undefined);
     };
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -217,7 +230,9 @@ export async function run(context: CommandContext): Promise<number> {
       note(context, `${signal}: shutting down`);
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       force.unref();
-      server.close(() => {
+      const closing = fresh?.close().catch(() => undefined);
+      server.close(async () => {
+        await closing;
         clearTimeout(force);
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);

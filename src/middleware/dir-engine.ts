@@ -1,0 +1,203 @@
+// The engine of a cache directory: loaded once per directory per process, and following the directory's syncs.
+
+import { resolve } from "node:path";
+import type { EngineDataInfo } from "../engine/engine-data.js";
+import { LocalEngine } from "../engine/local-engine.js";
+import type { Logger } from "../logger.js";
+import { DataFollower } from "../store/data-follower.js";
+import { DataStore } from "../store/data-store.js";
+import type { Detector } from "../types.js";
+import type { EngineHandle } from "./device-resolver.js";
+import { errorCode } from "./metrics.js";
+
+/** How long a failed engine load is remembered before a request triggers another attempt. */
+const RELOAD_AFTER_FAILURE_MS = 30_000;
+
+/** Loads an engine from a cache directory; the default loads it through a `DataStore`. */
+export type EngineLoader = (dir: string, logger: Logger) => Promise<Detector>;
+
+/** The outcome of one reload of a cache directory, as the middleware reports it. */
+export type DataReload =
+  | { readonly ok: true; readonly info: EngineDataInfo | undefined }
+  | { readonly ok: false; readonly error: Error };
+
+/** Reloads of a cache directory so far, for `metrics()`. */
+export interface DataReloadStats {
+  /** New pairs swapped in. */
+  readonly succeeded: number;
+  /** New pairs refused (the data in use stayed). */
+  readonly failed: number;
+  /** The last refusal: the error's code and message, and when (ISO 8601). */
+  readonly lastError: { readonly code: string; readonly message: string; readonly at: string } | undefined;
+}
+
+/** The engine of a cache directory, which follows the directory's syncs. */
+export interface DirEngineHandle extends EngineHandle {
+  /** Calls `listener` after each reload the directory's changes caused. */
+  onReload(listener: (reload: DataReload) => void): void;
+  /** Reloads so far. */
+  reloads(): DataReloadStats;
+  /** Looks at the directory now (the watch and the poll do it by themselves). */
+  checkNow(): Promise<void>;
+  /** Stops following the directory and forgets the handle (tests). */
+  close(): void;
+}
+
+/** Options of {@link engineForDir}, for tests. */
+export interface EngineForDirOptions {
+  /** The first load. Default: through a `DataStore`, which falls back to the previous pair. */
+  load?: EngineLoader;
+  /** A reload after a sync. Default: the store's current pair only: a bad new pair is refused. */
+  reload?: EngineLoader;
+  /** Time between two stat polls of the directory, in milliseconds. Default 30,000. */
+  pollIntervalMs?: number;
+  /** Watch the directory besides polling. Default `true`. */
+  watch?: boolean;
+}
+
+const sharedEngines = new Map<string, DirEngineHandle>();
+
+/** Loads through the store, which falls back to the previous pair (`*.prev`) when the current one is broken. */
+async function defaultLoader(dir: string, logger: Logger): Promise<Detector> {
+  return new DataStore({ dir, logger }).load();
+}
+
+/**
+ * Reads the store's current pair into a new engine, with no fallback: after a sync, a pair that
+ * does not load must leave the data in use as it is, not bring back an older one.
+ */
+async function defaultReloader(dir: string, logger: Logger): Promise<Detector> {
+  const store = new DataStore({ dir, logger });
+  return LocalEngine.fromFiles(store.specsFile, store.treesFile, { logger });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** What an engine says about its data (a `LocalEngine` says it), else `undefined`. */
+function dataInfoOf(engine: Detector | undefined): EngineDataInfo | undefined {
+  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
+  return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
+}
+
+/**
+ * The engine for a cache directory, loaded once per directory per process and shared by every
+ * middleware that names the directory. Loading starts at once; a failed load is logged and
+ * retried by a request after 30 s. The directory is followed (a watch, and a stat poll every
+ * 30 s): once a sync has renamed a new pair into place, the pair is loaded in the background and
+ * swapped in by one assignment, so no request fails; a pair that does not load is refused, the
+ * data in use stays, and the listeners and the logger hear of it.
+ */
+export function engineForDir(
+  dir: string,
+  logger: Logger,
+  options: EngineForDirOptions | EngineLoader = {},
+): DirEngineHandle {
+  const key = resolve(dir);
+  const existing = sharedEngines.get(key);
+  if (existing !== undefined) return existing;
+  const { load: loader = defaultLoader, reload: reloader = defaultReloader } =
+    typeof options === "function" ? { load: options, reload: options } : options;
+  const follow = typeof options === "function" ? {} : options;
+
+  let engine: Detector | undefined;
+  let loading: Promise<Detector> | undefined;
+  let failedAt = 0;
+  const listeners: ((reload: DataReload) => void)[] = [];
+  let succeeded = 0;
+  let failed = 0;
+  let lastError: DataReloadStats["lastError"];
+
+  const load = (): Promise<Detector> => {
+    loading = loader(key, logger).then(
+      (loaded) => {
+        engine = loaded;
+        return loaded;
+      },
+      (error: unknown) => {
+        failedAt = Date.now();
+        logger.warn(`Could not load the local engine from ${key}.`, {
+          code: "HD_ENGINE_LOAD_FAILED",
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw error;
+      },
+    );
+    loading.catch(() => {});
+    return loading;
+  };
+
+  const tell = (reload: DataReload): void => {
+    for (const listener of listeners) {
+      try {
+        listener(reload);
+      } catch {
+        // A listener guards its own hooks; one that throws must not stop the others.
+      }
+    }
+  };
+
+  /** A completed sync: the new pair replaces the data in use only when it loads. */
+  const reload = async (): Promise<void> => {
+    const first = engine === undefined;
+    try {
+      const fresh = first ? await load() : await reloader(key, logger);
+      engine = fresh;
+      succeeded++;
+      const info = dataInfoOf(fresh);
+      logger.info?.(`Swapped in the new device data of ${key}.`, {
+        code: "HD_DATA_RELOADED",
+        specsGenerated: info?.specsGenerated,
+        treesGenerated: info?.treesGenerated,
+        devices: info?.devices,
+      });
+      tell({ ok: true, info });
+    } catch (thrown) {
+      const error = asError(thrown);
+      failed++;
+      lastError = { code: errorCode(error), message: error.message, at: new Date().toISOString() };
+      // A first load that fails has said so already (HD_ENGINE_LOAD_FAILED).
+      if (!first) {
+        logger.warn(`The new device data of ${key} does not load; the data in use stays.`, {
+          code: "HD_DATA_RELOAD_FAILED",
+          error: error.message,
+        });
+      }
+      tell({ ok: false, error });
+    }
+  };
+
+  // The pair as the store names it: what `hd3 sync` renames into place.
+  const paths = new DataStore({ dir: key, logger });
+  const follower = new DataFollower({
+    files: [paths.specsFile, paths.treesFile],
+    dir: key,
+    onChange: reload,
+    pollIntervalMs: follow.pollIntervalMs,
+    watch: follow.watch,
+  });
+  load();
+  const handle: DirEngineHandle = {
+    current: () => engine,
+    ready: () => {
+      if (engine !== undefined) return Promise.resolve(engine);
+      if (failedAt > 0 && Date.now() - failedAt >= RELOAD_AFTER_FAILURE_MS) {
+        failedAt = 0;
+        return load();
+      }
+      return loading!;
+    },
+    onReload: (listener) => {
+      listeners.push(listener);
+    },
+    reloads: () => ({ succeeded, failed, lastError }),
+    checkNow: () => follower.check(),
+    close: () => {
+      follower.close();
+      if (sharedEngines.get(key) === handle) sharedEngines.delete(key);
+    },
+  };
+  sharedEngines.set(key, handle);
+  return handle;
+}
