@@ -18,7 +18,15 @@ import { loadTestEngine } from "./api-test-engine.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "./api-test-fixtures.js";
 
 /** The calls the server knows, named as in the URL. */
-export type ApiCall = "detect" | "fetchspecs" | "fetchtrees" | "fetcharchive" | "vendors" | "models" | "view" | "whathas";
+export type ApiCall =
+  | "detect"
+  | "fetchspecs"
+  | "fetchtrees"
+  | "fetcharchive"
+  | "vendors"
+  | "models"
+  | "view"
+  | "whathas";
 
 /** The Digest fields of an `Authorization` header, parsed by this server (not by digest-fetch). */
 export type DigestFields = Record<string, string>;
