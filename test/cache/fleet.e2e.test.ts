@@ -25,7 +25,7 @@ import {
 
 const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/fleet-quota] ${NO_REDIS_MESSAGE}`);
+if (!redisPresent) console.warn(`[test/cache/fleet.e2e] ${NO_REDIS_MESSAGE}`);
 const samplePresent = existsSync(join(sampleDir, "useragents.json"));
 
 const quiet = { warn() {} };
