@@ -9,7 +9,7 @@ import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { DataStore } from "../../src/store/data-store.js";
 import type { HeadersInput } from "../../src/types.js";
-import { type BuiltPackage, buildPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
+import { type BuiltPackage, builtPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
 import { type ServeProcess, startServe } from "../cli/support/hd3-serve.js";
 
 const SHARED = resolve(REPO_ROOT, "../shared");
@@ -72,9 +72,9 @@ interface Detection {
 let built: BuiltPackage;
 const running: ServeProcess[] = [];
 
-beforeAll(async () => {
-  if (skipReason === undefined) built = await buildPackage();
-}, 180_000);
+beforeAll(() => {
+  if (skipReason === undefined) built = builtPackage();
+});
 
 afterAll(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
