@@ -93,14 +93,16 @@ describe("MemoryStore", () => {
     expect(store.get("a")?.expiresAt).toBe(1);
   });
 
-  it("rejects a bad maxEntries, naming it", () => {
-    expect(() => new MemoryStore({ maxEntries: 0 })).toThrow(HdOptionError);
-    try {
-      new MemoryStore({ maxEntries: 1.5 });
-    } catch (error) {
-      expect((error as HdOptionError).option).toBe("maxEntries");
-    }
-  });
+  it.each([0, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, "3"])(
+    "rejects maxEntries %s with HdOptionError naming it",
+    (maxEntries) => {
+      const create = () => new MemoryStore({ maxEntries: maxEntries as number });
+      expect(create).toThrow(HdOptionError);
+      expect(create).toThrow(
+        expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option: "maxEntries" }),
+      );
+    },
+  );
 });
 
 describe("SingleFlight", () => {
