@@ -105,4 +105,13 @@ describe("createTieredStore", () => {
       expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option }),
     );
   });
+
+  it("counts in its shared level 2, not in level 1", async () => {
+    const level1 = new MemoryStore<string>();
+    const level2 = new MemoryStore<string>();
+    const tiered = createTieredStore({ level1, level2 });
+    await tiered.incrementCounter("q:x", 1, Date.now() + 60_000);
+    expect(level2.incrementCounter("q:x", 0, Date.now() + 60_000)).toBe(1);
+    expect(level1.incrementCounter("q:x", 0, Date.now() + 60_000)).toBe(0);
+  });
 });
