@@ -13,16 +13,17 @@ import { digestHeader } from "../server/digest-header.js";
 import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { type BuiltPackage, builtPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
-import { countingForwarder, type ServeProcess, startServe } from "./support/hd3-serve.js";
+import {
+  countingForwarder,
+  type ServeProcess,
+  startServe,
+  SERVE_USERS as USERS,
+} from "./support/hd3-serve.js";
 
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
-const USERS = [
-  { username: "alice", secret: "alice-secret-1", downloads: true },
-  { username: "bob", secret: "bob-secret-22", downloads: false },
-];
 
 function hasCurl(): boolean {
   try {

@@ -6,12 +6,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeScratch, type Scratch } from "./support/hd3-binary.js";
+import { SERVE_USERS as USERS } from "./support/hd3-serve.js";
 import { runHd3InProcess } from "./support/run-cli.js";
-
-const USERS = [
-  { username: "alice", secret: "alice-secret-1", downloads: true },
-  { username: "bob", secret: "bob-secret-22", downloads: false },
-];
 
 let tmp: Scratch;
 let usersFile: string;
