@@ -66,12 +66,13 @@ async function orReply<T>(call: Promise<T>): Promise<T | (ReplyStatus & Record<s
 }
 
 async function openLocal(
+  context: CommandContext,
   kind: "local" | "sample",
   specsPath: string,
   treesPath: string,
 ): Promise<AnswerSource> {
   const { LocalEngine } = await import("../engine/local-engine.js");
-  const engine = await LocalEngine.fromFiles(specsPath, treesPath);
+  const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
   return {
     kind,
     detect: async (headers) => engine.detect(headers),
@@ -146,7 +147,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         );
       }
       note(context, `using local data in ${dir}`);
-      return openLocal("local", join(dir, CACHE_FILES.specs), join(dir, CACHE_FILES.trees));
+      return openLocal(context, "local", join(dir, CACHE_FILES.specs), join(dir, CACHE_FILES.trees));
     }
     case "cloud": {
       const source = await openCloud(context);
@@ -163,7 +164,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
       );
       const { sampleDataFiles } = await import("../engine/sample-engine.js");
       const { specsPath, treesPath } = sampleDataFiles();
-      return openLocal("sample", specsPath, treesPath);
+      return openLocal(context, "sample", specsPath, treesPath);
     }
   }
 }

@@ -1,8 +1,9 @@
-// MemoryStore, the default memo: never more than its size, and recently used entries kept.
+// MemoryStore, the default memo: never more than its size, recently used entries kept, counters, options.
 
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory-store.js";
 import type { CacheEntry } from "../../src/cache/types.js";
+import { HdOptionError } from "../../src/errors.js";
 
 const entry = (value: number): CacheEntry<number> => ({ value, storedAt: 0, expiresAt: 1 });
 
@@ -50,5 +51,46 @@ describe("MemoryStore", () => {
     expect(store.size).toBe(0);
     store.set("d", entry(4));
     expect(store.get("d")?.value).toBe(4);
+  });
+
+  it("stores, returns, deletes and evicts least recently used entries", () => {
+    const store = new MemoryStore<string>({ maxEntries: 2 });
+    const entry = (value: string) => ({ value, storedAt: 0, expiresAt: 1 });
+    store.set("a", entry("A"));
+    expect(store.get("a")?.value).toBe("A");
+    store.delete("a");
+    expect(store.get("a")).toBeUndefined();
+    for (let i = 0; i < 10; i++) store.set(`k${i}`, entry(String(i)));
+    expect(store.size).toBeLessThanOrEqual(4);
+    expect(store.get("k9")?.value).toBe("9");
+    expect(store.get("k0")).toBeUndefined();
+    store.close();
+    expect(store.size).toBe(0);
+  });
+
+  it("keeps expired entries (the caller decides what stale entries are good for)", () => {
+    const store = new MemoryStore<string>();
+    store.set("a", { value: "A", storedAt: 0, expiresAt: 1 });
+    expect(store.get("a")?.expiresAt).toBe(1);
+  });
+
+  it.each([0, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, "3"])(
+    "rejects maxEntries %s with HdOptionError naming it",
+    (maxEntries) => {
+      const create = () => new MemoryStore({ maxEntries: maxEntries as number });
+      expect(create).toThrow(HdOptionError);
+      expect(create).toThrow(
+        expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option: "maxEntries" }),
+      );
+    },
+  );
+
+  it("counts, and an expired counter starts again", () => {
+    const store = new MemoryStore<never>();
+    const soon = Date.now() + 60_000;
+    expect(store.incrementCounter("q:x", 1, soon)).toBe(1);
+    expect(store.incrementCounter("q:x", 2, soon)).toBe(3);
+    expect(store.incrementCounter("q:y", 1, Date.now() - 1)).toBe(1);
+    expect(store.incrementCounter("q:y", 1, soon)).toBe(1);
   });
 });

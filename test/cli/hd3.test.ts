@@ -1,4 +1,5 @@
-// The `hd3` binary, run as a child process: every command on the sample database, local data, the cloud, and failures.
+// `hd3`, run in-process through runCli: every command on the sample database, local data, the cloud, and failures.
+// hd3-binary.e2e.test.ts runs the built binary itself.
 
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -6,22 +7,26 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { type BuiltPackage, buildPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
+import { makeScratch, REPO_ROOT, type Scratch } from "./support/hd3-binary.js";
+import { runHd3InProcess } from "./support/run-cli.js";
 
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 const IPHONE_SAFARI =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
-let built: BuiltPackage;
+let tmp: Scratch;
 
-beforeAll(async () => {
-  built = await buildPackage();
-}, 180_000);
+beforeAll(() => {
+  tmp = makeScratch();
+});
 
 afterAll(() => {
-  built?.remove();
+  tmp?.remove();
 });
+
+/** `hd3 ...args` with a private HOME and cache folder and only `env` for environment. */
+const hd3 = (args: readonly string[], env?: Record<string, string>) => runHd3InProcess(tmp, args, env);
 
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -34,24 +39,16 @@ async function closedPort(): Promise<number> {
 }
 
 describe("hd3 basics", () => {
-  it("is an executable script with a node shebang", () => {
-    expect(readFileSync(built.bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
-    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
-      bin?: Record<string, string>;
-    };
-    expect(pkg.bin).toEqual({ hd3: "dist/cli/main.js" });
-  });
-
   it("prints the package version", async () => {
     const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
       version: string;
     };
-    const result = await runHd3(built, ["--version"]);
+    const result = await hd3(["--version"]);
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
   it("lists every command and the exit codes in --help", async () => {
-    const result = await runHd3(built, ["--help"]);
+    const result = await hd3(["--help"]);
     expect(result.code).toBe(0);
     for (const command of ["sync", "detect", "vendors", "models", "view", "whathas"]) {
       expect(result.stdout).toContain(`  ${command}`);
@@ -60,14 +57,14 @@ describe("hd3 basics", () => {
   });
 
   it("shows a command's flags with --help", async () => {
-    const result = await runHd3(built, ["detect", "--help"]);
+    const result = await hd3(["detect", "--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("--header <name:value>");
     expect(result.stdout).toContain("[env HD_SECRET]");
   });
 
   it("prints help on stderr and exits 2 with no command", async () => {
-    const result = await runHd3(built, []);
+    const result = await hd3([]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("Usage: hd3 <command>");
@@ -76,7 +73,7 @@ describe("hd3 basics", () => {
 
 describe("hd3 on the sample database (no credentials, no synced data)", () => {
   it("detects a device and prints a table, saying the sample database answers", async () => {
-    const result = await runHd3(built, ["detect", GALAXY_S24]);
+    const result = await hd3(["detect", GALAXY_S24]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Samsung Galaxy S24 \(Mobile\)\n/);
     expect(result.stdout).toMatch(/general_platform_version\s+14\n/);
@@ -85,7 +82,7 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("prints the detect reply as JSON with --json and keeps stdout clean", async () => {
-    const result = await runHd3(built, ["detect", "--json", IPHONE_SAFARI]);
+    const result = await hd3(["detect", "--json", IPHONE_SAFARI]);
     expect(result.code).toBe(0);
     const reply = JSON.parse(result.stdout) as {
       status: number;
@@ -103,33 +100,33 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("takes extra headers with --header, the user-agent included", async () => {
-    const result = await runHd3(built, ["detect", "--json", "-q", "--header", `User-Agent: ${GALAXY_S24}`]);
+    const result = await hd3(["detect", "--json", "-q", "--header", `User-Agent: ${GALAXY_S24}`]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
   });
 
   it("exits 5 when no device matches, with the 301 reply under --json", async () => {
-    const text = await runHd3(built, ["detect", "curl/8.5.0"]);
+    const text = await hd3(["detect", "curl/8.5.0"]);
     expect(text.code).toBe(5);
     expect(text.stdout).toContain("No device found (status 301");
-    const json = await runHd3(built, ["detect", "--json", "curl/8.5.0"]);
+    const json = await hd3(["detect", "--json", "curl/8.5.0"]);
     expect(json.code).toBe(5);
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 301, class: "Unknown" });
   });
 
   it("lists vendors", async () => {
-    const result = await runHd3(built, ["vendors"]);
+    const result = await hd3(["vendors"]);
     expect(result.code).toBe(0);
     const vendors = result.stdout.trim().split("\n");
     expect(vendors).toEqual(expect.arrayContaining(["Apple", "Google", "Samsung", "Sony"]));
     expect(vendors).toEqual([...vendors].sort());
-    const json = await runHd3(built, ["vendors", "--json"]);
+    const json = await hd3(["vendors", "--json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 0, vendor: vendors });
   });
 
   it("lists the models of a vendor, case-insensitively", async () => {
-    const result = await runHd3(built, ["models", "google"]);
+    const result = await hd3(["models", "google"]);
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toEqual(
       expect.arrayContaining(["Pixel 8", "Pixel 9 Pro XL", "Pixel Tablet"]),
@@ -137,29 +134,29 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("views one device record", async () => {
-    const result = await runHd3(built, ["view", "Google", "Pixel 8"]);
+    const result = await hd3(["view", "Google", "Pixel 8"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/general_model\s+Pixel 8\n/);
     expect(result.stdout).toMatch(/design_weight\s+187\n/);
-    const json = await runHd3(built, ["view", "--json", "google", "pixel 8"]);
+    const json = await hd3(["view", "--json", "google", "pixel 8"]);
     const reply = JSON.parse(json.stdout) as { device: Record<string, unknown> };
     expect(reply.device.general_model).toBe("Pixel 8");
     expect(reply.device).not.toHaveProperty("general_browser");
   });
 
   it("exits 5 for a device that does not exist", async () => {
-    const result = await runHd3(built, ["view", "Nokia", "3310"]);
+    const result = await hd3(["view", "Nokia", "3310"]);
     expect(result.code).toBe(5);
     expect(result.stdout).toContain("status 301");
   });
 
   it("lists the devices that have a property value", async () => {
-    const result = await runHd3(built, ["whathas", "general_type", "Console"]);
+    const result = await hd3(["whathas", "general_type", "Console"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^id\s+vendor\s+model\n/);
     expect(result.stdout).toContain("PlayStation 5");
     expect(result.stdout).toContain("Switch");
-    const json = await runHd3(built, ["whathas", "--json", "general_type", "console"]);
+    const json = await hd3(["whathas", "--json", "general_type", "console"]);
     const reply = JSON.parse(json.stdout) as { devices: Array<{ id: string }> };
     expect(reply.devices.map((d) => d.id)).toEqual(["701", "702", "703", "704"]);
   });
@@ -181,7 +178,7 @@ describe("hd3 bad usage", () => {
     ],
     [["--json"], /expected a command before --json/],
   ])("exits 2 for hd3 %j", async (args, message) => {
-    const result = await runHd3(built, args);
+    const result = await hd3(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(message);
@@ -189,20 +186,14 @@ describe("hd3 bad usage", () => {
   });
 
   it("names the missing credentials and never prints the secret", async () => {
-    const result = await runHd3(built, ["detect", "x"], { HD_SECRET: "s3cr3t-value", HD_USERNAME: "me" });
+    const result = await hd3(["detect", "x"], { HD_SECRET: "s3cr3t-value", HD_USERNAME: "me" });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("missing --site-id (HD_SITE_ID)");
     expect(result.stderr).not.toContain("s3cr3t-value");
   });
 
   it("exits 1 when --source local finds no synced data", async () => {
-    const result = await runHd3(built, [
-      "vendors",
-      "--source",
-      "local",
-      "--data-dir",
-      built.scratch("empty"),
-    ]);
+    const result = await hd3(["vendors", "--source", "local", "--data-dir", tmp.scratch("empty")]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("run `hd3 sync` first");
   });
@@ -210,20 +201,20 @@ describe("hd3 bad usage", () => {
 
 describe("hd3 on synced local data", () => {
   it("uses the data directory when it holds hd3specs.json and hd3trees.json", async () => {
-    const dir = built.scratch("synced");
+    const dir = tmp.scratch("synced");
     copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
     copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
-    const result = await runHd3(built, ["detect", GALAXY_S24], { HD_DATA_DIR: dir });
+    const result = await hd3(["detect", GALAXY_S24], { HD_DATA_DIR: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`using local data in ${dir}`);
     expect(result.stdout).toContain("Galaxy S24");
   });
 
   it("exits 1 with a clean message when the synced data is broken", async () => {
-    const dir = built.scratch("broken");
+    const dir = tmp.scratch("broken");
     copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
     copyFileSync(join(REPO_ROOT, "package.json"), join(dir, "hd3trees.json"));
-    const result = await runHd3(built, ["vendors", "--data-dir", dir]);
+    const result = await hd3(["vendors", "--data-dir", dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hd3: .*hd3trees\.json.*\[ERR_HD_DATA\]/m);
     expect(result.stderr).not.toContain("    at ");
@@ -249,7 +240,7 @@ describe("hd3 against the cloud API (loopback test server)", () => {
 
   it("detects through the cloud when credentials are set and no data is synced", async () => {
     server.reset();
-    const result = await runHd3(built, ["detect", "--json", "Mozilla/4.0 NokiaN95_8GB/1.0"], creds);
+    const result = await hd3(["detect", "--json", "Mozilla/4.0 NokiaN95_8GB/1.0"], creds);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 0, hd_specs: { general_model: "N95/8GB" } });
     expect(result.stderr).toContain(`using the cloud API at ${server.url}`);
@@ -268,32 +259,32 @@ describe("hd3 against the cloud API (loopback test server)", () => {
       "--base-url",
       server.url,
     ];
-    const result = await runHd3(built, ["vendors", ...flags]);
+    const result = await hd3(["vendors", ...flags]);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split("\n")).toEqual(["Apple", "Nokia", "Sony Ericsson", "Ünïcødé 端末"]);
   });
 
   it("answers models, view and whathas through the cloud", async () => {
-    const models = await runHd3(built, ["models", "Nokia", "--json"], creds);
+    const models = await hd3(["models", "Nokia", "--json"], creds);
     // The model and the alias "Nokia N95 8GB" with the vendor prefix removed, as the real server lists them.
     expect(JSON.parse(models.stdout)).toMatchObject({ status: 0, model: ["N95 8GB", "N95/8GB"] });
-    const view = await runHd3(built, ["view", "Nokia", "N95/8GB"], creds);
+    const view = await hd3(["view", "Nokia", "N95/8GB"], creds);
     expect(view.code).toBe(0);
     expect(view.stdout).toMatch(/general_model\s+N95\/8GB\n/);
-    const whathas = await runHd3(built, ["whathas", "network", "hsdpa", "--json"], creds);
+    const whathas = await hd3(["whathas", "network", "hsdpa", "--json"], creds);
     expect(JSON.parse(whathas.stdout)).toMatchObject({ devices: [{ id: "1" }, { id: "10" }] });
   });
 
   it("exits 5 when the cloud finds nothing (301)", async () => {
-    const detect = await runHd3(built, ["detect", "--json", "curl/8.5.0"], creds);
+    const detect = await hd3(["detect", "--json", "curl/8.5.0"], creds);
     expect(detect.code).toBe(5);
     expect(JSON.parse(detect.stdout)).toMatchObject({ status: 301, class: "Unknown" });
-    const view = await runHd3(built, ["view", "Nokia", "Nothing"], creds);
+    const view = await hd3(["view", "Nokia", "Nothing"], creds);
     expect(view.code).toBe(5);
   });
 
   it("exits 3 when the credentials are refused, without printing the secret", async () => {
-    const result = await runHd3(built, ["vendors"], { ...creds, HD_SECRET: "wrong-secret-456" });
+    const result = await hd3(["vendors"], { ...creds, HD_SECRET: "wrong-secret-456" });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^hd3: .*\[ERR_HD_AUTH\]/m);
     expect(result.stderr).not.toContain("wrong-secret-456");
@@ -301,7 +292,7 @@ describe("hd3 against the cloud API (loopback test server)", () => {
 
   it("exits 4 when the service cannot be reached", async () => {
     const port = await closedPort();
-    const result = await runHd3(built, ["detect", "x"], {
+    const result = await hd3(["detect", "x"], {
       ...creds,
       HD_BASE_URL: `http://127.0.0.1:${port}`,
     });
@@ -330,8 +321,8 @@ describe("hd3 sync (loopback test server)", () => {
 
   it("downloads specs and trees into the data directory, prints a summary, and later commands use them", async () => {
     server.reset();
-    const dir = built.scratch("sync-ok");
-    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    const dir = tmp.scratch("sync-ok");
+    const result = await hd3(["sync", "--data-dir", dir], creds);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Synced the device database into ${dir}`);
     expect(result.stdout).toMatch(/devices\s+4\n/);
@@ -340,14 +331,16 @@ describe("hd3 sync (loopback test server)", () => {
     expect(server.requests.map((r) => r.call)).toEqual(["fetchspecs", "fetchtrees"]);
     expect(result.stdout + result.stderr).not.toContain("sync-secret-789");
 
-    const after = await runHd3(built, ["vendors"], { ...creds, HD_DATA_DIR: dir });
+    const after = await hd3(["vendors"], { ...creds, HD_DATA_DIR: dir });
     expect(after.stderr).toContain(`using local data in ${dir}`);
+    // The fixture has only some of the trees: the engine's warning goes to stderr like every note.
+    expect(after.stderr).toContain("hd3: warning: the trees download lacks user-agent1");
     expect(after.stdout).toContain("Nokia");
   });
 
   it("prints the summary as JSON with --json and no progress with --quiet", async () => {
-    const dir = built.scratch("sync-json");
-    const result = await runHd3(built, ["sync", "--json", "--quiet", "--data-dir", dir], creds);
+    const dir = tmp.scratch("sync-json");
+    const result = await hd3(["sync", "--json", "--quiet", "--data-dir", dir], creds);
     expect(result.code).toBe(0);
     // --quiet drops the notes and the progress bar; warnings (plain HTTP here) still show.
     expect(result.stderr).not.toContain("syncing into");
@@ -362,11 +355,11 @@ describe("hd3 sync (loopback test server)", () => {
   it("exits 3 on a licence error (229) and leaves the previous data untouched", async () => {
     server.reset();
     server.script("fetchtrees", { kind: "json", body: LICENCE_REPLY });
-    const dir = built.scratch("sync-229");
+    const dir = tmp.scratch("sync-229");
     copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
     copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
     const before = readFileSync(join(dir, "hd3specs.json"), "utf8");
-    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    const result = await hd3(["sync", "--data-dir", dir], creds);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^hd3: Sync failed .*229.*\[ERR_HD_SYNC, cause ERR_HD_LICENCE\]$/m);
     expect(result.stderr).toContain("Ultimate Detection");
@@ -377,16 +370,16 @@ describe("hd3 sync (loopback test server)", () => {
   it("exits 3 on a licence error for specs and writes nothing", async () => {
     server.reset();
     server.script("fetchspecs", { kind: "json", body: LICENCE_REPLY });
-    const dir = built.scratch("sync-229-specs");
-    const result = await runHd3(built, ["sync", "--data-dir", dir], creds);
+    const dir = tmp.scratch("sync-229-specs");
+    const result = await hd3(["sync", "--data-dir", dir], creds);
     expect(result.code).toBe(3);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it("exits 4 when the service cannot be reached", async () => {
     const port = await closedPort();
-    const dir = built.scratch("sync-down");
-    const result = await runHd3(built, ["sync", "--data-dir", dir], {
+    const dir = tmp.scratch("sync-down");
+    const result = await hd3(["sync", "--data-dir", dir], {
       ...creds,
       HD_BASE_URL: `http://127.0.0.1:${port}`,
     });
@@ -396,7 +389,7 @@ describe("hd3 sync (loopback test server)", () => {
   });
 
   it("exits 2 without credentials", async () => {
-    const result = await runHd3(built, ["sync", "--data-dir", built.scratch("sync-nocreds")]);
+    const result = await hd3(["sync", "--data-dir", tmp.scratch("sync-nocreds")]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("needs credentials");
   });

@@ -40,13 +40,13 @@ export interface SourceModule {
 }
 
 /**
- * The app imports the package by name, which Node resolves to `dist/` (built by `npm install`).
- * Fails with a clear message when it was never built.
+ * The app imports the package by name, which Node resolves to `dist/` (built once per run by
+ * test/global-setup.ts, and by `npm install`). Fails with a clear message when it was never built.
  */
 function assertBuilt(): void {
   if (!existsSync(join(ROOT, "dist", "index.js"))) {
     throw new Error(
-      "dist/ is missing: run `npm run build` (npm install runs it) before the example-app tests.",
+      "dist/ is missing: run the tests through vitest (its globalSetup builds dist/), or `npm run build`.",
     );
   }
 }

@@ -1,8 +1,6 @@
 // The monthly quota, counted alone or in a counter the fleet shares, and what happens when the counter fails.
 
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../src/cache/memory-store.js";
-import { createTieredStore } from "../../src/cache/tiered-store.js";
 import { type QuotaCounter, QuotaGuard } from "../../src/middleware/quota.js";
 
 /** A counter shared by several guards, like one Redis, which can be switched off. No expiry: the guards' clock is fake. */
@@ -125,25 +123,5 @@ describe("QuotaGuard with a shared counter", () => {
     await quota.take();
     expect(counter.calls.map((c) => c.by)).toEqual([1, 0]);
     expect(quota.used).toBe(1);
-  });
-});
-
-describe("stores as counters", () => {
-  it("MemoryStore counts, and an expired counter starts again", () => {
-    const store = new MemoryStore<never>();
-    const soon = Date.now() + 60_000;
-    expect(store.incrementCounter("q:x", 1, soon)).toBe(1);
-    expect(store.incrementCounter("q:x", 2, soon)).toBe(3);
-    expect(store.incrementCounter("q:y", 1, Date.now() - 1)).toBe(1);
-    expect(store.incrementCounter("q:y", 1, soon)).toBe(1);
-  });
-
-  it("a tiered store counts in its shared level", async () => {
-    const level1 = new MemoryStore<string>();
-    const level2 = new MemoryStore<string>();
-    const tiered = createTieredStore({ level1, level2 });
-    await tiered.incrementCounter("q:x", 1, Date.now() + 60_000);
-    expect(level2.incrementCounter("q:x", 0, Date.now() + 60_000)).toBe(1);
-    expect(level1.incrementCounter("q:x", 0, Date.now() + 60_000)).toBe(0);
   });
 });

@@ -9,8 +9,8 @@ import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { DataStore } from "../../src/store/data-store.js";
 import type { HeadersInput } from "../../src/types.js";
-import { type BuiltPackage, buildPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
-import { type ServeProcess, startServe } from "../cli/support/hd3-serve.js";
+import { type BuiltPackage, builtPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
+import { type ServeProcess, startServe, SERVE_USERS as USERS } from "../cli/support/hd3-serve.js";
 
 const SHARED = resolve(REPO_ROOT, "../shared");
 const KIT_COMPAT = join(SHARED, "vendor-kits/php8-compat.php");
@@ -22,10 +22,6 @@ const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
-const USERS = [
-  { username: "alice", secret: "alice-secret-1", downloads: true },
-  { username: "bob", secret: "bob-secret-22", downloads: false },
-];
 
 /** Why the suite cannot run here, or undefined when it can. */
 function missing(): string | undefined {
@@ -72,9 +68,9 @@ interface Detection {
 let built: BuiltPackage;
 const running: ServeProcess[] = [];
 
-beforeAll(async () => {
-  if (skipReason === undefined) built = await buildPackage();
-}, 180_000);
+beforeAll(() => {
+  if (skipReason === undefined) built = builtPackage();
+});
 
 afterAll(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));

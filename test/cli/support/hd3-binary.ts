@@ -1,7 +1,7 @@
-// Builds the `hd3` binary into a scratch package folder and runs it as a child process.
+// Runs the built `hd3` binary (dist/cli/main.js) as a child process, in a scratch folder.
 
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,37 +16,20 @@ export interface Hd3Result {
   stderr: string;
 }
 
-/** A built copy of the package: `dist/` compiled from `src/`, with `data/`, package.json and node_modules beside it. */
-export interface BuiltPackage {
-  /** The scratch folder (the package root of the copy). */
+/** A scratch folder for one test file: each test's HOME, cache and data directories go in it. */
+export interface Scratch {
+  /** The scratch folder itself. */
   root: string;
-  /** Absolute path of `dist/cli/main.js`, the `bin` of the package. */
-  bin: string;
-  /** A scratch folder for each test's HOME, cache and data directories. */
+  /** A folder `name` inside it, created on first use. */
   scratch(name: string): string;
   remove(): void;
 }
 
-/**
- * Compiles `src/` with tsconfig.build.json into a temporary package folder laid out like an
- * installed package, so the binary finds `../../data/sample` and `../../package.json` as it does
- * after `npm install`. Type errors elsewhere do not stop the emit; a missing main.js does.
- */
-export async function buildPackage(): Promise<BuiltPackage> {
-  const root = mkdtempSync(join(tmpdir(), "hd3-cli-"));
-  const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-  const args = [tsc, "-p", join(REPO_ROOT, "tsconfig.build.json"), "--outDir", join(root, "dist")];
-  args.push("--declaration", "false", "--declarationMap", "false", "--sourceMap", "false");
-  const result = await run(process.execPath, args, { cwd: REPO_ROOT, env: process.env });
-  const bin = join(root, "dist", "cli", "main.js");
-  if (!existsSync(bin))
-    throw new Error(`tsc did not emit dist/cli/main.js:\n${result.stdout}${result.stderr}`);
-  cpSync(join(REPO_ROOT, "package.json"), join(root, "package.json"));
-  symlinkSync(join(REPO_ROOT, "data"), join(root, "data"), "dir");
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+/** A new scratch folder under the system's temporary directory. */
+export function makeScratch(prefix = "hd3-cli-"): Scratch {
+  const root = mkdtempSync(join(tmpdir(), prefix));
   return {
     root,
-    bin,
     scratch(name) {
       const dir = join(root, "scratch", name);
       mkdirSync(dir, { recursive: true });
@@ -56,6 +39,27 @@ export async function buildPackage(): Promise<BuiltPackage> {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The built package (`dist/`, built once per run by test/global-setup.ts) and a scratch folder. */
+export interface BuiltPackage extends Scratch {
+  /** Absolute path of `dist/cli/main.js`, the `bin` of the package. */
+  bin: string;
+}
+
+/**
+ * The working tree's `dist/cli/main.js`, next to `data/` and package.json as in an installed
+ * package, so the binary finds `../../data/sample` and `../../package.json` as it does after
+ * `npm install`. Vitest's globalSetup has built it; fails with a clear message when it has not.
+ */
+export function builtPackage(): BuiltPackage {
+  const bin = join(REPO_ROOT, "dist", "cli", "main.js");
+  if (!existsSync(bin)) {
+    throw new Error(
+      "dist/cli/main.js is missing: run the tests through vitest (its globalSetup builds dist/)",
+    );
+  }
+  return { ...makeScratch(), bin };
 }
 
 function run(

@@ -6,6 +6,12 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BuiltPackage } from "./hd3-binary.js";
 
+/** The accounts of the users file the `hd3 serve` tests write: alice may download, bob may not. */
+export const SERVE_USERS: readonly { username: string; secret: string; downloads: boolean }[] = [
+  { username: "alice", secret: "alice-secret-1", downloads: true },
+  { username: "bob", secret: "bob-secret-22", downloads: false },
+];
+
 /** A running `hd3 serve`. */
 export interface ServeProcess {
   child: ChildProcess;

@@ -23,7 +23,7 @@ function hasCurl(): boolean {
 
 const curlPresent = hasCurl();
 if (!curlPresent)
-  console.warn("[test/server/curl-interop] curl is not installed: skipping the curl interop tests");
+  console.warn("[test/server/curl-interop.e2e] curl is not installed: skipping the curl interop tests");
 
 const SPECS_TEXT =
   '{"devices":[{"Device":{"_id":"10","hd_specs":{"general_vendor":"Apple","general_model":"iPhone"}}}],"extras":[{"Extra":{"_id":"7","hd_specs":{"general_browser":"Safari"}}}]}';

@@ -28,8 +28,8 @@ const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 const samplePresent =
   existsSync(join(sampleDir, "sample-specs.json")) && existsSync(join(sampleDir, "useragents.json"));
 const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/shared-memo] ${NO_REDIS_MESSAGE}`);
-if (!samplePresent) console.warn("[test/cache/shared-memo] data/sample is absent: skipping");
+if (!redisPresent) console.warn(`[test/cache/shared-memo.e2e] ${NO_REDIS_MESSAGE}`);
+if (!samplePresent) console.warn("[test/cache/shared-memo.e2e] data/sample is absent: skipping");
 
 const quiet = { warn() {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

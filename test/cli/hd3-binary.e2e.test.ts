@@ -1,0 +1,76 @@
+// The built `hd3` binary as a child process: what only the real binary proves (the shebang, the
+// exit code reaching the shell, data and package.json found from dist/). hd3.test.ts covers every
+// command in-process.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiTestServer } from "../support/api-test-server.js";
+import { type BuiltPackage, builtPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
+
+const GALAXY_S24 =
+  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
+
+let built: BuiltPackage;
+
+beforeAll(() => {
+  built = builtPackage();
+});
+
+afterAll(() => {
+  built?.remove();
+});
+
+describe("the hd3 binary", () => {
+  it("is package.json's bin, an executable script with a node shebang", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      bin?: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ hd3: "dist/cli/main.js" });
+    expect(readFileSync(built.bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+  });
+
+  it("prints the version from the package.json beside dist/", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(await runHd3(built, ["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it("exits 2 with help on stderr when run with no command", async () => {
+    const result = await runHd3(built, []);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: hd3 <command>");
+  });
+
+  it("detects from the sample database shipped in data/, and exits 5 when nothing matches", async () => {
+    const found = await runHd3(built, ["detect", GALAXY_S24]);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/^Samsung Galaxy S24 \(Mobile\)\n/);
+    expect(found.stderr).toContain("SAMPLE database");
+    const unknown = await runHd3(built, ["detect", "--json", "curl/8.5.0"]);
+    expect(unknown.code).toBe(5);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ status: 301, class: "Unknown" });
+  });
+
+  it("calls the cloud API and exits once the answer is printed", async () => {
+    const server = await ApiTestServer.start({ username: "bin-user", secret: "bin-secret-123" });
+    try {
+      const result = await runHd3(built, ["vendors", "--json"], {
+        HD_USERNAME: "bin-user",
+        HD_SECRET: "bin-secret-123",
+        HD_SITE_ID: "7",
+        HD_BASE_URL: server.url,
+      });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        status: 0,
+        vendor: expect.arrayContaining(["Nokia"]),
+      });
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

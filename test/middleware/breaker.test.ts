@@ -1,0 +1,46 @@
+// The circuit breaker on its own: opening, the trial after the cool-down, closing.
+
+import { describe, expect, it } from "vitest";
+import { CircuitBreaker } from "../../src/middleware/breaker.js";
+
+describe("CircuitBreaker", () => {
+  it("opens at the threshold, lets one trial through after the cool-down, and closes on its success", () => {
+    let now = 0;
+    const changes: string[] = [];
+    const breaker = new CircuitBreaker({
+      threshold: 2,
+      cooldownMs: 100,
+      now: () => now,
+      onChange: (state) => changes.push(state),
+    });
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failure(new Error("1"));
+    expect(breaker.state).toBe("closed");
+    breaker.failure(new Error("2"));
+    expect(breaker.state).toBe("open");
+    expect(breaker.tryAcquire()).toBe(false);
+    expect(breaker.retryInMs).toBe(100);
+    now = 100;
+    expect(breaker.state).toBe("half-open");
+    expect(breaker.tryAcquire()).toBe(true);
+    expect(breaker.tryAcquire()).toBe(false);
+    breaker.success();
+    expect(breaker.state).toBe("closed");
+    expect(changes).toEqual(["open", "closed"]);
+  });
+
+  it("re-opens when the trial fails, and a success resets the failure count", () => {
+    let now = 0;
+    const breaker = new CircuitBreaker({ threshold: 2, cooldownMs: 10, now: () => now });
+    breaker.failure(new Error("a"));
+    breaker.success();
+    breaker.failure(new Error("b"));
+    expect(breaker.state).toBe("closed");
+    breaker.failure(new Error("c"));
+    now = 10;
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.failure(new Error("d"));
+    expect(breaker.state).toBe("open");
+    expect((breaker.lastError as Error).message).toBe("d");
+  });
+});
