@@ -36,6 +36,7 @@ export function createApiHttpServer(options: ApiServerOptions): ApiHttpServer {
   server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = requestTimeoutMs;
   server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.on("close", () => api.close());
   Object.defineProperty(server, "api", { value: api, enumerable: true });
   return acceptRawSpaces(server) as ApiHttpServer;
 }

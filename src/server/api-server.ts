@@ -149,6 +149,11 @@ export interface ApiServer {
   readonly counts: Readonly<ApiServerCounts>;
   /** The limits in force, defaults filled in (what `createApiHttpServer` applies to its server). */
   readonly limits: Readonly<ApiServerLimits>;
+  /**
+   * Closes the built fetcharchive file once the downloads reading it end. Call it when the server
+   * stops (`createApiHttpServer` does on its `close`); a later fetcharchive builds the archive again.
+   */
+  close(): void;
 }
 
 /** The request limits of a server, resolved. */
@@ -555,5 +560,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   Object.defineProperty(handler, "counts", { value: counts, enumerable: true });
   Object.defineProperty(handler, "limits", { value: config.limits, enumerable: true });
+  Object.defineProperty(handler, "close", { value: () => archives.release(), enumerable: true });
   return handler as ApiServer;
 }

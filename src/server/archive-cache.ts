@@ -145,6 +145,15 @@ export class ArchiveCache {
     }
   }
 
+  /** Lets go of the built archive once its downloads end; a later `acquire` builds it again. */
+  release(): void {
+    const current = this.#current;
+    if (current === undefined) return;
+    this.#current = undefined;
+    current.superseded = true;
+    this.#closeIfDone(current);
+  }
+
   #closeIfDone(generation: Generation): void {
     if (!generation.superseded || generation.readers > 0) return;
     generation.handle.close().catch(() => undefined);

@@ -195,4 +195,25 @@ describe("ArchiveCache", () => {
     await expect(first.handle.stat()).rejects.toMatchObject({ code: "EBADF" });
     next.release();
   });
+
+  it("closes the archive on release() once its downloads end, and builds it again when asked", async () => {
+    const dir = await mkdtemp(join(scratch, "release-data-"));
+    const specs = join(dir, "specs.json");
+    const trees = join(dir, "trees.json");
+    await copyFile(SAMPLE_SPECS, specs);
+    await copyFile(SAMPLE_TREES, trees);
+    let built = 0;
+    const cache = new ArchiveCache({ built: () => built++, failed: () => undefined });
+    const reading = await cache.acquire(specs, trees);
+    cache.release();
+    expect((await reading.handle.stat()).size).toBe(reading.size); // a download in progress keeps it
+    reading.release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(reading.handle.stat()).rejects.toMatchObject({ code: "EBADF" });
+    const again = await cache.acquire(specs, trees);
+    expect(built).toBe(2);
+    expect((await again.handle.stat()).size).toBe(again.size);
+    again.release();
+    cache.release();
+  });
 });

@@ -277,6 +277,7 @@ export class ApiTestServer {
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    this.#backend.api.close();
     const { scratchDir } = this.#backend;
     if (scratchDir !== undefined) await rm(scratchDir, { recursive: true, force: true });
   }
