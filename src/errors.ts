@@ -206,6 +206,8 @@ export function describeOptionValue(value: unknown, secret = false): string {
   if (secret) return "[redacted]";
   if (typeof value === "function") return "a function";
   if (typeof value === "bigint") return `${value}n`;
+  // JSON would show NaN and the infinities as null.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

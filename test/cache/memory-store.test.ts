@@ -85,6 +85,11 @@ describe("MemoryStore", () => {
     },
   );
 
+  it("shows NaN and Infinity as they are in its message, not as JSON's null", () => {
+    expect(() => new MemoryStore({ maxEntries: Number.NaN })).toThrow(/Got NaN\.$/);
+    expect(() => new MemoryStore({ maxEntries: Number.POSITIVE_INFINITY })).toThrow(/Got Infinity\.$/);
+  });
+
   it("counts, and an expired counter starts again", () => {
     const store = new MemoryStore<never>();
     const soon = Date.now() + 60_000;
