@@ -201,6 +201,7 @@ describe("examples/", () => {
       expect(server.count("fetcharchive")).toBe(2);
       expect(server.count("fetchspecs")).toBe(0);
       expect((await readdir(dir)).filter((name) => name.endsWith(".json")).sort()).toEqual([
+        "hd3current.json",
         "hd3specs.json",
         "hd3trees.json",
       ]);
@@ -351,11 +352,13 @@ describe("examples/", () => {
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/^58 devices, trees of /);
       expect(first.stdout).toContain("now using trees of");
+      // Two syncs: the pointer, the current and the previous generation, the flat copies.
       expect((await readdir(dir)).sort()).toEqual([
+        "hd3current.json",
+        expect.stringMatching(/^hd3gen-/),
+        expect.stringMatching(/^hd3gen-/),
         "hd3specs.json",
-        "hd3specs.json.prev",
         "hd3trees.json",
-        "hd3trees.json.prev",
       ]);
       const downloads = server.count("fetchspecs");
       const second = await runExample("data-store.js", { ...env, HD_DATA_DIR: dir });

@@ -94,7 +94,11 @@ describe("ArchiveDataSource", () => {
     const result = await store.sync();
     expect(downloads).toBe(1);
     expect(result.info.devices).toBe(58);
-    expect(await readdir(dir)).toEqual(["hd3specs.json", "hd3trees.json"]);
+    expect((await readdir(dir)).filter((name) => !name.startsWith("hd3gen-"))).toEqual([
+      "hd3current.json",
+      "hd3specs.json",
+      "hd3trees.json",
+    ]);
     const reference = await LocalEngine.fromFiles(
       join(served, "hd3specs.json"),
       join(served, "hd3trees.json"),
