@@ -388,7 +388,13 @@ describe("hd3 sync --archive from hd3 serve", () => {
     };
     const result = await runHd3(built, ["sync", "--archive", "--json", "--data-dir", dir], credentials);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ devices: 58 });
+    // The archive carries the data version: the summary states it as the served files do.
+    const sampleVersion = (file: string) => JSON.parse(readFileSync(file, "utf8"))._notice.generated;
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      devices: 58,
+      specsGenerated: sampleVersion(SAMPLE_SPECS),
+      treesGenerated: sampleVersion(SAMPLE_TREES),
+    });
     expect(result.stderr).toContain("from the fetcharchive archive");
     const synced = readFileSync(join(dir, "hd3trees.json"), "utf8");
     const spans = new JsonSpanScanner(["trees"]).push(readFileSync(SAMPLE_TREES));
