@@ -3,8 +3,12 @@
 import type { CacheStore } from "../cache/types.js";
 import { isThenable } from "./memo.js";
 
-/** A store that can count for the fleet: the memo store, when it offers `incrementCounter`. */
-export type QuotaCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">>;
+/**
+ * A store that can count for the fleet: the memo store, when it offers `incrementCounter`. Its
+ * `claim`, when it has one, lets one instance restore a lost count for the fleet.
+ */
+export type QuotaCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">> &
+  Pick<CacheStore<unknown>, "claim">;
 
 /** What a process may still spend while it counts alone. */
 export interface AloneShare {
@@ -37,6 +41,15 @@ export const QUOTA_HEARTBEAT_MS = 15_000;
 
 const MINUTE_MS = 60_000;
 
+/**
+ * How long after the counter answers again this process still counts the other instances'
+ * shares as spent: by then each has had a heartbeat to add what it counted alone.
+ */
+const RECOVERY_MS = 2 * QUOTA_HEARTBEAT_MS;
+
+/** How long one instance holds the right to restore a lost count, so that two never restore the same loss. */
+const RESTORE_CLAIM_MS = 5_000;
+
 /** `YYYY-MM` of an epoch-millisecond time, in UTC. */
 export function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
@@ -68,7 +81,8 @@ const CANNOT_COUNT = "the store cannot count right now";
  * The heartbeat announces the process (`i:` per minute), so that each one knows how many share
  * the counter, and refreshes the fleet's total. When the counter cannot answer, this process
  * counts alone and makes at most its share of what the fleet had left (left / fleet size, rounded
- * down), then adds what it counted alone to the shared total once the counter answers again.
+ * down), then adds what it counted alone to the shared total once the counter answers again; for
+ * a while after that it counts the others' shares as spent, until they have added theirs.
  */
 export class QuotaGuard {
   readonly #limit: number;
@@ -88,6 +102,9 @@ export class QuotaGuard {
   /** The most this process may spend alone, and what it has spent, in this outage. */
   #share = 0;
   #spentAlone = 0;
+  /** After an outage, until `#othersUntil`: what the other instances may have spent alone and not added yet. */
+  #othersAlone = 0;
+  #othersUntil = 0;
   #fleetSize = 1;
   /** The minute (epoch ms / 60,000) this process last announced itself in. */
   #announced = -1;
@@ -116,6 +133,12 @@ export class QuotaGuard {
     // A new month while alone: this process's share of the whole new budget.
     this.#share = Math.floor(this.#limit / this.#fleetSize);
     this.#spentAlone = 0;
+    this.#othersUntil = 0;
+  }
+
+  /** The fleet's total as known, with what the others may still have to add after an outage. */
+  #known(total = this.#seen + this.#pending): number {
+    return this.#now() < this.#othersUntil ? total + this.#othersAlone : total;
   }
 
   /** Whether the fleet's counter counts (`false` without one, or while it does not answer). */
@@ -126,7 +149,7 @@ export class QuotaGuard {
   /** Detections counted this month (the fleet's total, as last known, with a counter). */
   get used(): number {
     this.#roll();
-    return Math.max(0, Math.min(this.#seen + this.#pending, this.#limit));
+    return Math.max(0, Math.min(this.#known(), this.#limit));
   }
 
   /** Detections left this month. */
@@ -141,7 +164,7 @@ export class QuotaGuard {
    */
   take(): boolean | Promise<boolean> {
     this.#roll();
-    if (this.#seen + this.#pending >= this.#limit) return this.#refuse();
+    if (this.#known() >= this.#limit) return this.#refuse(this.#seen + this.#pending);
     if (this.#counter === undefined) {
       this.#pending += 1;
       return true;
@@ -150,7 +173,9 @@ export class QuotaGuard {
     const decide = (total: number | undefined): boolean => {
       if (total === undefined) return this.#countAlone();
       if (month !== this.#month) return total <= this.#limit; // counted in a month that has just ended
-      return total <= this.#limit || this.#refuse();
+      if (this.#known(total) <= this.#limit) return true;
+      this.#pending -= 1; // counted but not made: given back with the next detection
+      return this.#refuse(total - 1);
     };
     const total = this.#add(1);
     return isThenable(total) ? total.then(decide) : decide(total);
@@ -195,9 +220,12 @@ export class QuotaGuard {
    */
   #add(by: number): number | undefined | Promise<number | undefined> {
     const month = this.#month;
-    const owed = this.#pending;
-    this.#pending = 0;
-    const expected = this.#seen + by + owed;
+    // Never less than 0: the counter only grows, so any answer below what was seen is a loss.
+    // Detections given back wait for the next one, which they cancel.
+    const adding = Math.max(0, by + this.#pending);
+    const owed = adding - by;
+    this.#pending -= owed;
+    const expected = this.#seen + adding;
     const restorations = this.#restorations;
     const settle = (total: number | undefined): number | undefined => {
       if (month !== this.#month) return total;
@@ -205,28 +233,53 @@ export class QuotaGuard {
         this.#pending += owed;
         return undefined;
       }
-      this.#alone = false;
+      if (this.#alone) this.#backTogether();
       if (total < expected && restorations === this.#restorations) this.#restore(month, expected - total);
       this.#seen = Math.max(this.#seen, total, expected);
       return this.#seen;
     };
-    const total = this.#send(`q:${month}`, by + owed, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+    const total = this.#send(`q:${month}`, adding, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
     return isThenable(total) ? total.then(settle) : settle(total);
+  }
+
+  /** The counter answers again: what this process counted alone is being added; the others' may not be yet. */
+  #backTogether(): void {
+    this.#alone = false;
+    this.#othersAlone = (this.#fleetSize - 1) * this.#share;
+    this.#othersUntil = this.#now() + RECOVERY_MS;
   }
 
   /**
    * The counter lost at least `missing` detections (it answered less than this process had seen):
-   * gives them back, so the fleet agrees again. A restoration that fails, or falls short, is
-   * redone by the next call, which finds the counter still short.
+   * gives them back, so the fleet agrees again. With a store that can claim, only the instance
+   * holding the claim restores, so that instances finding the same loss at once do not each add
+   * it. A restoration that fails, or falls short, is redone by a later call, which finds the
+   * counter still short.
    */
   #restore(month: string, missing: number): void {
     this.#restorations += 1;
-    const settle = (total: number | undefined): void => {
-      if (total !== undefined && month === this.#month) this.#seen = Math.max(this.#seen, total);
+    const counter = this.#counter as QuotaCounter;
+    const add = (claimed: boolean | undefined): void => {
+      if (claimed !== true) return;
+      const total = this.#send(`q:${month}`, missing, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+      if (isThenable(total)) void total.then((n) => this.#saw(month, n));
+      else this.#saw(month, total);
     };
-    const total = this.#send(`q:${month}`, missing, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
-    if (isThenable(total)) void total.then(settle);
-    else settle(total);
+    if (counter.claim === undefined) {
+      add(true);
+      return;
+    }
+    try {
+      const claimed = counter.claim(`r:q:${month}`, RESTORE_CLAIM_MS);
+      if (isThenable(claimed)) void claimed.then(add, () => undefined);
+      else add(claimed);
+    } catch {
+      // A store that cannot claim now cannot count either: a later call finds the loss again.
+    }
+  }
+
+  #saw(month: string, total: number | undefined): void {
+    if (total !== undefined && month === this.#month) this.#seen = Math.max(this.#seen, total);
   }
 
   /** One call to the counter; `undefined` (with `#lastError` set) when it did not answer. */
@@ -260,7 +313,9 @@ export class QuotaGuard {
     return true;
   }
 
-  #refuse(): false {
+  /** `false`; reports the quota spent (once a month) when `made`, what the fleet has made, reaches it. */
+  #refuse(made: number): false {
+    if (made < this.#limit) return false; // only the others' shares after an outage stand in the way
     if (this.#reported !== this.#month) {
       this.#reported = this.#month;
       this.#onSpent?.({ month: this.#month, monthlyQuota: this.#limit });

@@ -3,11 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { type QuotaCounter, QuotaGuard } from "../../src/middleware/quota.js";
 
-/** A counter shared by several guards, like one Redis, which can be switched off. No expiry: the guards' clock is fake. */
+/**
+ * A counter shared by several guards, like one Redis, which can be switched off. No expiry: the
+ * guards' clock is fake. `claim` is `SET NX` without a time limit.
+ */
 function sharedCounter() {
   const totals = new Map<string, number>();
+  const claimed = new Set<string>();
   const counter = {
     totals,
+    claimed,
     down: false,
     async: false,
     calls: [] as { key: string; by: number; expiresAt: number }[],
@@ -17,6 +22,12 @@ function sharedCounter() {
       const total = (totals.get(key) ?? 0) + by;
       totals.set(key, total);
       return counter.async ? Promise.resolve(total) : total;
+    },
+    claim(key: string) {
+      if (counter.down) return undefined;
+      const got = !claimed.has(key);
+      claimed.add(key);
+      return counter.async ? Promise.resolve(got) : got;
     },
   };
   return counter;
@@ -154,6 +165,21 @@ describe("QuotaGuard when the counter loses its count", () => {
     expect(quota.used).toBe(7);
   });
 
+  it("lets one instance restore a loss that several find at once", async () => {
+    const counter = sharedCounter();
+    counter.async = true;
+    const a = new QuotaGuard({ monthlyQuota: 20, counter, now });
+    const b = new QuotaGuard({ monthlyQuota: 20, counter, now });
+    for (let i = 0; i < 3; i++) await a.take();
+    for (let i = 0; i < 3; i++) await b.take();
+    await a.heartbeat(); // both have seen 6
+    counter.totals.clear();
+    expect(await Promise.all([a.take(), b.take()])).toEqual([true, true]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counter.totals.get("q:2024-05")).toBe(8);
+    expect([...counter.claimed]).toEqual(["r:q:2024-05"]);
+  });
+
   it("leaves a restored counter at no less than the most any instance had seen", async () => {
     const counter = sharedCounter();
     const a = new QuotaGuard({ monthlyQuota: 20, counter, now });
@@ -161,9 +187,11 @@ describe("QuotaGuard when the counter loses its count", () => {
     for (let i = 0; i < 4; i++) await b.take();
     for (let i = 0; i < 2; i++) await a.take(); // a has seen 6, b only its own 4
     counter.totals.clear();
-    await b.take();
+    await b.take(); // restores what b had seen
+    await a.take(); // finds the counter still short of what a had seen, but b holds the claim
+    counter.claimed.clear(); // b's claim expires
     await a.take();
-    expect(counter.totals.get("q:2024-05")).toBeGreaterThanOrEqual(7);
+    expect(counter.totals.get("q:2024-05")).toBeGreaterThanOrEqual(8); // a saw 6, then made 2 more
     expect(a.used).toBe(counter.totals.get("q:2024-05"));
   });
 });
@@ -262,6 +290,40 @@ describe("QuotaGuard counting alone in a fleet", () => {
     expect(a.used).toBe(2);
     await a.heartbeat();
     expect(a.used).toBe(4);
+  });
+
+  it("counts the others' shares as spent for a while after the counter returns, until they have added theirs", async () => {
+    time = Date.parse("2024-05-10T10:00:30Z");
+    const { counter, guards } = fleet(2, 8);
+    const [a, b] = guards as [QuotaGuard, QuotaGuard];
+    await takes(a, 3);
+    await takes(b, 3);
+    await meet(guards);
+    counter.down = true;
+    expect([await takes(a, 3), await takes(b, 3)]).toEqual([1, 1]); // (8 - 6) / 2 each
+    counter.down = false;
+    // a is back first: b's detection made alone is not in the counter yet, yet the quota is spent.
+    expect(await a.take()).toBe(false);
+    await b.heartbeat();
+    time += 30_000;
+    await a.heartbeat();
+    expect([a.used, b.used]).toEqual([8, 8]);
+    expect([await a.take(), await b.take()]).toEqual([false, false]);
+  });
+
+  it("still detects after an outage while the others' shares leave room", async () => {
+    time = Date.parse("2024-05-10T10:00:30Z");
+    const { counter, guards } = fleet(2, 20);
+    const [a] = guards as [QuotaGuard, QuotaGuard];
+    await takes(a, 6);
+    await meet(guards);
+    counter.down = true;
+    expect(await takes(a, 2)).toBe(2); // its share is (20 - 6) / 2 = 7
+    counter.down = false;
+    expect(await a.take()).toBe(true); // 6 + 2 + 1, and up to 7 the other may have made alone
+    expect(a.used).toBe(16);
+    time += 30_000;
+    expect(a.used).toBe(9);
   });
 
   it("takes its share of the whole new budget when a month begins while it counts alone", async () => {
