@@ -1,36 +1,25 @@
 // A fleet sharing one Redis acts as one: one monthly quota, one detection per new device (real redis-server).
 
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import express from "express";
 import { Redis } from "ioredis";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import type { CacheStore } from "../../src/cache/types.js";
-import { HdClient } from "../../src/client/index.js";
-import { LocalEngine } from "../../src/engine/local-engine.js";
 import type { Logger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
 import { monthOf, QUOTA_HEARTBEAT_MS } from "../../src/middleware/quota.js";
-import { type ApiServer, createApiServer } from "../../src/server/api-server.js";
+import type { ApiServer } from "../../src/server/api-server.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
+import { skipWhenMissing } from "../support/requirements.js";
+import { type SampleApi, startSampleApi } from "../support/sample-api.js";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.js";
-
-const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/fleet.e2e] ${NO_REDIS_MESSAGE}`);
-const samplePresent = existsSync(join(sampleDir, "useragents.json"));
 
 const quiet = { warn() {} };
 
@@ -71,12 +60,13 @@ function recordingLogger(): Logger & { warnings: Record<string, unknown>[] } {
 const countingAlone = (logger: { warnings: Record<string, unknown>[] }) =>
   logger.warnings.filter((w) => w.code === "HD_QUOTA_COUNTING_ALONE");
 
-describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares one monthly quota", () => {
+const skip = skipWhenMissing("test/cache/fleet.e2e", missingRedisServer());
+
+describe.skipIf(skip)("a fleet sharing Redis shares one monthly quota", () => {
   let redis: TestRedis;
-  let upstream: Server;
+  let upstream: SampleApi;
   let api: ApiServer;
-  let baseUrl: string;
-  let userAgents: string[];
+  let userAgents: readonly string[];
   let raw: Redis;
   const instances: { store: RedisStore<MemoValue> }[] = [];
   let prefix = 0;
@@ -85,22 +75,10 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     redis = await startRedisServer();
     raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     raw.on("error", () => {}); // it reconnects by itself while a test has Redis killed
-    const engine = await LocalEngine.fromFiles(
-      join(sampleDir, "sample-specs.json"),
-      join(sampleDir, "sample-trees.json"),
-      { logger: quiet },
-    );
-    api = createApiServer({ engine, users: [{ username: "fleet", secret: "s3cret" }], logger: quiet });
     // A little latency, as a real cloud has: instances asking at once for a new device overlap.
-    upstream = createServer((req, res) => setTimeout(() => api(req, res), 50));
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const sample = JSON.parse(await readFile(join(sampleDir, "useragents.json"), "utf8")) as {
-      devices: Record<string, { userAgents: string[] }>;
-    };
-    userAgents = Object.values(sample.devices)
-      .flatMap((d) => d.userAgents)
-      .filter((ua) => engine.detect({ "user-agent": ua }).status === 0);
+    upstream = await startSampleApi({ latencyMs: 50 });
+    ({ api } = upstream);
+    userAgents = upstream.userAgentsByDevice.flat();
   });
 
   // Only the quota's heartbeat uses setInterval: a test triggers it with vi.advanceTimersByTimeAsync.
@@ -115,7 +93,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
 
   afterAll(async () => {
     raw?.disconnect();
-    await new Promise((resolve) => upstream?.close(resolve));
+    await upstream?.close();
     await redis?.stop();
   });
 
@@ -124,16 +102,8 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const store = createRedisStore<MemoValue>({ url, keyPrefix, logger: quiet });
     const { memo, settled } = tracked(store);
     instances.push({ store });
-    const client = new HdClient({
-      username: "fleet",
-      secret: "s3cret",
-      siteId: 1,
-      baseUrl,
-      retries: 0,
-      logger: quiet,
-    });
     const middleware = handsetDetection({
-      client,
+      client: upstream.client(),
       mode: "cloud",
       store: memo,
       logger,
@@ -146,10 +116,6 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
       res.json({ source: req.device.source, status: req.device.status });
     });
     return { app, middleware, store, settled };
-  }
-
-  async function ready(store: RedisStore<MemoValue>): Promise<void> {
-    expect(await store.ready(10_000)).toBe(true);
   }
 
   /** Runs one heartbeat of every instance's quota and waits for their answers. */
@@ -173,7 +139,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const keyPrefix = `quota-${++prefix}:`;
     const a = instance(keyPrefix, 5);
     const b = instance(keyPrefix, 5);
-    await Promise.all([ready(a.store), ready(b.store)]);
+    await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
     const before = api.counts.detect;
     const answers = await Promise.all(
       userAgents.slice(0, 20).map((ua, i) => visit((i % 2 === 0 ? a : b).app, ua)),
@@ -185,7 +151,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
 
     // A third instance started later spends none: the count lives in Redis.
     const c = instance(keyPrefix, 5);
-    await ready(c.store);
+    await untilStoreAnswers(c.store);
     const later = await Promise.all(userAgents.slice(20, 26).map((ua) => visit(c.app, ua)));
     expect(api.counts.detect - before).toBe(5);
     expect(later.every((d) => d.source === "skipped")).toBe(true);
@@ -194,7 +160,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   it("detects a new device once for the fleet when several instances are asked for it at once", async () => {
     const keyPrefix = `claims-${++prefix}:`;
     const fleet = [instance(keyPrefix), instance(keyPrefix), instance(keyPrefix)];
-    await Promise.all(fleet.map((i) => ready(i.store)));
+    await Promise.all(fleet.map((i) => untilStoreAnswers(i.store)));
     const before = api.counts.detect;
     const devices = userAgents.slice(30, 35);
     const answers = await Promise.all(
@@ -220,7 +186,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   it("gives back a count Redis lost and allows only what was left (quota 5, 4 spent, FLUSHALL)", async () => {
     const keyPrefix = `lost-${++prefix}:`;
     const a = instance(keyPrefix, 5);
-    await ready(a.store);
+    await untilStoreAnswers(a.store);
     const before = api.counts.detect;
     for (const ua of userAgents.slice(0, 4)) await visit(a.app, ua);
     await raw.flushall();
@@ -237,7 +203,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const logger = recordingLogger();
     const a = instance(keyPrefix, 8, logger);
     const b = instance(keyPrefix, 8, logger);
-    await Promise.all([ready(a.store), ready(b.store)]);
+    await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
     const before = api.counts.detect;
     for (const ua of userAgents.slice(0, 4)) await visit(a.app, ua);
     for (const ua of userAgents.slice(4, 6)) await visit(b.app, ua);
@@ -259,7 +225,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
 
     // Redis comes back empty: the instances give back what they had seen and add what they counted alone.
     await redis.restart();
-    await Promise.all([ready(a.store), ready(b.store)]);
+    await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
     await heartbeats(a, b);
     expect(Number(await raw.get(counterKey(keyPrefix)))).toBeGreaterThanOrEqual(7);
     const later = await Promise.all(userAgents.slice(30, 36).map((ua, i) => visit((i % 2 ? a : b).app, ua)));
@@ -285,7 +251,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
       const url = `redis://127.0.0.1:${proxy.port}`;
       const a = instance(keyPrefix, 8, logger, url);
       const b = instance(keyPrefix, 8, logger, url);
-      await Promise.all([ready(a.store), ready(b.store)]);
+      await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
       const before = api.counts.detect;
       for (const ua of userAgents.slice(0, 3)) await visit(a.app, ua);
       for (const ua of userAgents.slice(3, 6)) await visit(b.app, ua);
@@ -300,7 +266,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
       expect(await raw.get(counterKey(keyPrefix))).toBe("6");
 
       await proxy.heal();
-      await Promise.all([ready(a.store), ready(b.store)]);
+      await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
       await heartbeats(a, b);
       expect(await raw.get(counterKey(keyPrefix))).toBe("8");
       expect(api.counts.detect - before).toBe(8);
