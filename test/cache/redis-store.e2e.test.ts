@@ -54,6 +54,7 @@ describe.skipIf(skip)("createRedisStore against a real Redis", () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     raw = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+    raw.on("error", () => {}); // it reconnects by itself while a test has Redis killed
   });
 
   afterEach(async () => {
@@ -158,6 +159,34 @@ describe.skipIf(skip)("createRedisStore against a real Redis", () => {
     } finally {
       client.disconnect();
     }
+  });
+
+  it("counts atomically and sets the counter to expire at the time given", async () => {
+    const s = store({ url: redis.url, keyPrefix: "count:" });
+    await untilStoreAnswers(s);
+    const inAMinute = Date.now() + 60_000;
+    expect(await Promise.all([1, 2, 3].map((by) => s.incrementCounter("q:2024-05", by, inAMinute)))).toEqual(
+      expect.arrayContaining([6]),
+    );
+    const ttl = await raw.pttl("count:q:2024-05");
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Each increment sets the expiry again: a counter outlives its last use, not its first.
+    expect(await s.incrementCounter("q:2024-05", 0, Date.now() + 3_600_000)).toBe(6);
+    expect(await raw.pttl("count:q:2024-05")).toBeGreaterThan(60_000);
+  });
+
+  it("is ready while Redis answers, not while it is down, and writes nothing to tell", async () => {
+    const s = store({ url: redis.url, keyPrefix: "ready:" });
+    expect(await s.ready(10_000)).toBe(true);
+    expect(await raw.keys("ready:*")).toEqual([]);
+    await redis.kill();
+    try {
+      expect(await s.ready(300)).toBe(false);
+    } finally {
+      await redis.restart();
+    }
+    expect(await s.ready(10_000)).toBe(true);
   });
 
   it("answers quickly and never throws while Redis is killed, then recovers after a restart", async () => {
