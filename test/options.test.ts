@@ -44,29 +44,46 @@ const factories: Record<string, (extra: Record<string, unknown>) => unknown> = {
   mobileRedirect: (extra) => mobileRedirect({ to: "https://m.example.com", ...extra }),
 };
 
+/** The option an error names for `key`: the key itself, or its path inside a list. */
+const optionPath = (factory: string, key: string): string =>
+  factory === "resolveUsers" ? `users[0].${key}` : key;
+
+/** The error a factory throws (sync or async), or undefined. */
+async function thrownBy(make: () => unknown): Promise<unknown> {
+  try {
+    await make();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** Names inherited from Object.prototype, which no options table has. */
+const INHERITED_NAMES = ["hasOwnProperty", "toString", "constructor", "__proto__"];
+
 describe("every factory validates its options the same way", () => {
   for (const [name, create] of Object.entries(factories)) {
     it(`${name} rejects names inherited from Object.prototype as unknown options`, async () => {
-      for (const key of ["hasOwnProperty", "toString", "constructor"]) {
-        let caught: unknown;
-        try {
-          await create({ [key]: 5 });
-        } catch (error) {
-          caught = error;
-        }
+      for (const key of INHERITED_NAMES) {
+        const caught = await thrownBy(() => create({ [key]: 5 }));
         expect(caught).toBeInstanceOf(HdOptionError);
-        expect((caught as HdOptionError).option).toBe(key);
+        expect((caught as HdOptionError).option).toBe(optionPath(name, key));
         expect((caught as HdOptionError).message).toMatch(/has no such option/);
       }
     });
 
-    it(`${name} suggests the closest name for a misspelt option`, async () => {
-      let caught: unknown;
-      try {
-        await create({ logerr: console });
-      } catch (error) {
-        caught = error;
+    it(`${name} suggests a real option, never an inherited value, for an inherited name`, async () => {
+      for (const key of INHERITED_NAMES) {
+        const { message } = (await thrownBy(() => create({ [key]: 5 }))) as HdOptionError;
+        expect(message).toMatch(
+          / has no such option\. (Did you mean `[A-Za-z][\w.]*`\?|Valid options: [\w, ]+\.)$/,
+        );
+        expect(message).not.toMatch(/native code|\[object /);
       }
+    });
+
+    it(`${name} suggests the closest name for a misspelt option`, async () => {
+      const caught = await thrownBy(() => create({ logerr: console }));
       expect(caught).toBeInstanceOf(HdOptionError);
       expect((caught as HdOptionError).code).toBe("ERR_HD_INVALID_OPTION");
       expect((caught as HdOptionError).message).toMatch(/Did you mean `logger`\?|Valid options: /);
