@@ -164,6 +164,15 @@ export class HdOptionError extends TypeError {
   }
 }
 
+/**
+ * A bad argument to a method, such as an empty vendor or a path segment `..`: a programming
+ * error, thrown before anything is sent. `code` is Node's own `ERR_INVALID_ARG_VALUE`.
+ */
+export class HdArgumentError extends TypeError {
+  override name = "HdArgumentError";
+  readonly code = "ERR_INVALID_ARG_VALUE";
+}
+
 function hasName(error: unknown, names: readonly string[]): boolean {
   return error instanceof Error && names.includes(error.name);
 }
@@ -196,6 +205,11 @@ export function isHdNotFoundError(error: unknown): error is HdNotFoundError {
 /** True for an invalid-option error. */
 export function isHdOptionError(error: unknown): error is HdOptionError {
   return error instanceof HdOptionError || hasName(error, ["HdOptionError"]);
+}
+
+/** True for a bad-argument error. */
+export function isHdArgumentError(error: unknown): error is HdArgumentError {
+  return error instanceof HdArgumentError || hasName(error, ["HdArgumentError"]);
 }
 
 /**

@@ -1,5 +1,6 @@
 // HdClient: the typed cloud client for every call of the Device Detection Web API v3.
 
+import { HdArgumentError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type {
   Detector,
@@ -37,23 +38,18 @@ import { type HdClientOptions, type ResolvedClientOptions, resolveClientOptions 
 import { readText } from "./read-body.js";
 import { Transport } from "./transport.js";
 
-/** A bad argument to a client method (a programming error, not a service failure). */
-function argumentError(message: string): TypeError {
-  return Object.assign(new TypeError(message), { code: "ERR_INVALID_ARG_VALUE" });
-}
-
 /** Percent-encodes one path segment (`Sony Ericsson` → `Sony%20Ericsson`, `N95/8GB` → `N95%2F8GB`). */
 function pathSegment(call: string, argument: string, value: unknown): string {
   if (typeof value !== "string" || value === "") {
-    throw argumentError(`${call}: \`${argument}\` must be a non-empty string`);
+    throw new HdArgumentError(`${call}: \`${argument}\` must be a non-empty string.`);
   }
   if (value === "." || value === "..") {
-    throw argumentError(`${call}: \`${argument}\` cannot be "." or ".." (URL paths collapse them)`);
+    throw new HdArgumentError(`${call}: \`${argument}\` cannot be "." or ".." (URL paths collapse them).`);
   }
   try {
     return encodeURIComponent(value);
   } catch {
-    throw argumentError(`${call}: \`${argument}\` is not well-formed Unicode`);
+    throw new HdArgumentError(`${call}: \`${argument}\` is not well-formed Unicode.`);
   }
 }
 
@@ -67,7 +63,7 @@ const PRIVATE_HEADERS = new Set(["authorization", "proxy-authorization", "cookie
  */
 function detectBody(headers: HeadersInput, params: DetectParams | undefined): string {
   if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
-    throw argumentError("detect: `headers` must be an object of header names and values");
+    throw new HdArgumentError("detect: `headers` must be an object of header names and values.");
   }
   const body: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) {
@@ -80,19 +76,21 @@ function detectBody(headers: HeadersInput, params: DetectParams | undefined): st
   }
   if (params !== undefined) {
     if (typeof params !== "object" || params === null)
-      throw argumentError("detect: `params` must be an object");
+      throw new HdArgumentError("detect: `params` must be an object.");
     const { options, ipAddress, signal } = params;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw argumentError("detect: `signal` must be an AbortSignal");
+      throw new HdArgumentError("detect: `signal` must be an AbortSignal.");
     }
     if (options !== undefined) {
       if (!Array.isArray(options) || options.some((word) => typeof word !== "string" || word.trim() === "")) {
-        throw argumentError('detect: `options` must be a list of option words such as ["hd_specs", "geoip"]');
+        throw new HdArgumentError(
+          'detect: `options` must be a list of option words such as ["hd_specs", "geoip"].',
+        );
       }
       if (options.length > 0) body.options = options.map((word) => word.trim()).join(",");
     }
     if (ipAddress !== undefined) {
-      if (typeof ipAddress !== "string") throw argumentError("detect: `ipAddress` must be a string");
+      if (typeof ipAddress !== "string") throw new HdArgumentError("detect: `ipAddress` must be a string.");
       body.ipaddress = ipAddress;
     }
   }
@@ -102,16 +100,16 @@ function detectBody(headers: HeadersInput, params: DetectParams | undefined): st
 function checkDownloadOptions(call: string, options: unknown): DownloadOptions {
   if (options === undefined) return {};
   if (typeof options !== "object" || options === null)
-    throw argumentError(`${call}: options must be an object`);
+    throw new HdArgumentError(`${call}: options must be an object.`);
   const { toFile, onProgress, signal } = options as Record<string, unknown>;
   if (toFile !== undefined && (typeof toFile !== "string" || toFile === "")) {
-    throw argumentError(`${call}: \`toFile\` must be a non-empty path`);
+    throw new HdArgumentError(`${call}: \`toFile\` must be a non-empty path.`);
   }
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw argumentError(`${call}: \`onProgress\` must be a function`);
+    throw new HdArgumentError(`${call}: \`onProgress\` must be a function.`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw argumentError(`${call}: \`signal\` must be an AbortSignal`);
+    throw new HdArgumentError(`${call}: \`signal\` must be an AbortSignal.`);
   }
   return options as DownloadOptions;
 }
@@ -252,7 +250,7 @@ export class HdClient implements Detector, DeviceCatalog {
     const checked = checkDownloadOptions("fetchArchive", options);
     const { toFile } = checked;
     if (toFile === undefined) {
-      throw argumentError("fetchArchive: `toFile` is required (the archive is a ZIP file)");
+      throw new HdArgumentError("fetchArchive: `toFile` is required (the archive is a ZIP file).");
     }
     return this.#transport.request<DownloadResult>({
       call: "fetchArchive",

@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HdClient } from "../../src/client/index.js";
-import { HdNotFoundError } from "../../src/errors.js";
+import { HdArgumentError, HdNotFoundError, isHdArgumentError } from "../../src/errors.js";
 import { clientFor } from "../support/api-test-client.js";
 import { FIXTURE_DEVICES } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
@@ -251,6 +251,23 @@ describe("HdClient calls", () => {
     ["detect", (c: HdClient) => c.detect({}, { options: "geoip" as never })],
   ])("%s rejects a bad argument with a TypeError and sends nothing", async (_call, run) => {
     await expect(run(client)).rejects.toBeInstanceOf(TypeError);
+    await expect(run(client)).rejects.toBeInstanceOf(HdArgumentError);
+    expect(server.count()).toBe(0);
+  });
+
+  it.each([
+    ["models", (c: HdClient) => c.models("..")],
+    ["models", (c: HdClient) => c.models(".")],
+    ["view", (c: HdClient) => c.view("Apple", "..")],
+    ["whatHas", (c: HdClient) => c.whatHas(".", "x")],
+    ["whatHas", (c: HdClient) => c.whatHas("network", "..")],
+  ])("%s refuses a path segment . or .. with the package's HdArgumentError", async (_call, run) => {
+    const error: unknown = await run(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HdArgumentError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isHdArgumentError(error)).toBe(true);
+    expect(error).toMatchObject({ name: "HdArgumentError", code: "ERR_INVALID_ARG_VALUE" });
+    expect((error as Error).message).toMatch(/cannot be "\." or "\.\."[^.]*[^.]\.$/);
     expect(server.count()).toBe(0);
   });
 });
