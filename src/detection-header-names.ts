@@ -59,3 +59,6 @@ export const PRIVATE_HEADERS: ReadonlySet<string> = new Set([
   "x-up-calling-line-id",
   "x-network-info",
 ]);
+
+/** A lower-case HTTP header name (an RFC 9110 token without capitals). */
+export const LOWER_CASE_HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;

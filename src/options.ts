@@ -1,6 +1,6 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
-import { PRIVATE_HEADERS } from "./detection-header-names.js";
+import { LOWER_CASE_HEADER_NAME, PRIVATE_HEADERS } from "./detection-header-names.js";
 import { describeOptionValue, HdOptionError } from "./errors.js";
 import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
@@ -264,7 +264,7 @@ export function headerNamesOption(option: string, value: unknown): readonly stri
   if (value === undefined) return [];
   if (!Array.isArray(value)) invalidOption(option, "expected an array of header names.", value);
   for (const name of value as unknown[]) {
-    if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+    if (typeof name !== "string" || !LOWER_CASE_HEADER_NAME.test(name)) {
       invalidOption(option, "expected lower-case header names.", name);
     }
   }

@@ -1,7 +1,9 @@
 // The cloud client's options: declared once, validated once, resolved into an internal config.
 
+import { DETECTION_HEADERS } from "../detection-header-names.js";
 import type { Logger } from "../logger.js";
 import {
+  allowedHeadersOption,
   invalidOption,
   type KnownOptions,
   loggerOption,
@@ -60,6 +62,12 @@ export interface HdClientOptions {
   proxy?: string | URL | undefined;
   /** Where warnings (plain HTTP) and debug lines (retries, failover) go. Default: console warnings. */
   logger?: Logger | undefined;
+  /**
+   * More lower-case header names `detect` may send, besides the detection headers (the
+   * middleware's allow-list), e.g. `["x-att-deviceid"]`. Names that carry credentials or personal
+   * data (`cookie`, `authorization`, `x-forwarded-for`, `x-msisdn`, ...) are refused. Default: none.
+   */
+  allowHeaders?: readonly string[] | undefined;
 }
 
 /** The client's fully resolved configuration. Read-only after construction. */
@@ -75,6 +83,8 @@ export interface ResolvedClientOptions {
   /** Proxy URL, or undefined for direct connections. */
   readonly proxy: string | undefined;
   readonly logger: Logger;
+  /** The header names `detect` sends: the detection headers plus `allowHeaders`. */
+  readonly detectionHeaders: ReadonlySet<string>;
 }
 
 /** Every option name; typed so that adding an option cannot compile until it is listed here. */
@@ -89,6 +99,7 @@ export const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
   retryDelayMs: true,
   proxy: true,
   logger: true,
+  allowHeaders: true,
 };
 
 /** Names people commonly reach for, mapped to ours (compared in lower case). */
@@ -110,6 +121,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   retry: "retries",
   retrydelay: "retryDelayMs",
   proxyurl: "proxy",
+  allowheader: "allowHeaders",
+  headers: "allowHeaders",
 };
 
 /** Validates one base URL and returns it without a trailing slash. */
@@ -184,5 +197,9 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     ),
     proxy: urlOption("proxy", o.proxy, ["http:", "https:"])?.href,
     logger: loggerOption("logger", o.logger),
+    detectionHeaders: new Set([
+      ...DETECTION_HEADERS,
+      ...allowedHeadersOption("allowHeaders", o.allowHeaders),
+    ]),
   };
 }

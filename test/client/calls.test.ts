@@ -28,12 +28,13 @@ function only() {
 }
 
 describe("HdClient calls", () => {
-  it("detect sends lower-cased headers, options and ipaddress as a JSON POST in one request", async () => {
+  it("detect sends the lower-cased detection headers, options and ipaddress as a JSON POST in one request", async () => {
     const reply = await client.detect(
       {
         "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X)",
         "X-Wap-Profile": "http://example.test/n95.xml",
-        Accept: ["text/html", "*/*"],
+        "X-OperaMini-Phone-UA": ["Nokia", "N95"],
+        Accept: "text/html",
         "x-absent": undefined,
       },
       { options: ["hd_specs", "geoip"], ipAddress: "203.0.113.7" },
@@ -46,7 +47,7 @@ describe("HdClient calls", () => {
     expect(request.body).toEqual({
       "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X)",
       "x-wap-profile": "http://example.test/n95.xml",
-      accept: "text/html, */*",
+      "x-operamini-phone-ua": "Nokia, N95",
       options: "hd_specs,geoip",
       ipaddress: "203.0.113.7",
     });
