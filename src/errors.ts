@@ -14,6 +14,7 @@ export const HD_ERROR_CODES = {
   data: "ERR_HD_DATA",
   sync: "ERR_HD_SYNC",
   invalidOption: "ERR_HD_INVALID_OPTION",
+  replyTooLarge: "ERR_HD_REPLY_TOO_LARGE",
 } as const;
 
 /** One of the package's error codes. */
@@ -129,6 +130,20 @@ export class HdProtocolError extends HdError {
   override name = "HdProtocolError";
   constructor(message: string, context: HdErrorContext = {}) {
     super(HD_ERROR_CODES.protocol, message, context);
+  }
+}
+
+/**
+ * A reply of a call that is read into memory (not a download) is larger than the client's
+ * `maxReplyBytes`: it was cut off as soon as that was known. Never retried.
+ */
+export class HdReplyTooLargeError extends HdError {
+  override name = "HdReplyTooLargeError";
+  /** The limit that was exceeded (`maxReplyBytes`). */
+  readonly maxBytes: number;
+  constructor(message: string, context: HdErrorContext & { maxBytes: number }) {
+    super(HD_ERROR_CODES.replyTooLarge, message, context);
+    this.maxBytes = context.maxBytes;
   }
 }
 

@@ -38,6 +38,7 @@ export {
   HdNotFoundError,
   HdOptionError,
   HdProtocolError,
+  HdReplyTooLargeError,
   HdSyncError,
   HdTimeoutError,
   isHdApiError,

@@ -36,7 +36,7 @@ import {
   type ReplyContext,
 } from "./normalise.js";
 import { type HdClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./options.js";
-import { readText } from "./read-body.js";
+import { readLimitedText } from "./read-body.js";
 import { Transport } from "./transport.js";
 
 /** Percent-encodes one path segment (`Sony Ericsson` → `Sony%20Ericsson`, `N95/8GB` → `N95%2F8GB`). */
@@ -186,7 +186,11 @@ export class HdClient implements Detector, DeviceCatalog {
       signal,
       consume: async (response, context) =>
         normalise(
-          parseJsonReply(await readText(response), context, response.headers.get("content-type")),
+          parseJsonReply(
+            await readLimitedText(response, context, this.#config.maxReplyBytes),
+            context,
+            response.headers.get("content-type"),
+          ),
           context,
         ),
     });

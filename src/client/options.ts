@@ -18,6 +18,9 @@ import {
 /** The vendor's API host, used when `baseUrl` is not set. */
 export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";
 
+/** Largest reply read into memory by default: 8 MiB. */
+export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
 /** Options of {@link HdClient}. `undefined` always means "not set" (the default applies). */
 export interface HdClientOptions {
   /** API username (the Digest user name). Required. */
@@ -63,6 +66,14 @@ export interface HdClientOptions {
   /** Where warnings (plain HTTP) and debug lines (retries, failover) go. Default: console warnings. */
   logger?: Logger | undefined;
   /**
+   * Largest reply, in bytes, of a call whose reply is read into memory (detect, vendors, models,
+   * view, whatHas, and error replies). A larger one is cut off as soon as its announced length or
+   * its received bytes pass the limit, and the call rejects with `HdReplyTooLargeError`.
+   * Downloads streamed to `toFile` and parsed downloads are not limited. Default 8 MiB (a whatHas
+   * listing every device of a 12,700-device database is about 0.85 MB).
+   */
+  maxReplyBytes?: number | undefined;
+  /**
    * More lower-case header names `detect` may send, besides the detection headers (the
    * middleware's allow-list), e.g. `["x-att-deviceid"]`. Names that carry credentials or personal
    * data (`cookie`, `authorization`, `x-forwarded-for`, `x-msisdn`, ...) are refused. Default: none.
@@ -83,6 +94,7 @@ export interface ResolvedClientOptions {
   /** Proxy URL, or undefined for direct connections. */
   readonly proxy: string | undefined;
   readonly logger: Logger;
+  readonly maxReplyBytes: number;
   /** The header names `detect` sends: the detection headers plus `allowHeaders`. */
   readonly detectionHeaders: ReadonlySet<string>;
 }
@@ -99,6 +111,7 @@ export const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
   retryDelayMs: true,
   proxy: true,
   logger: true,
+  maxReplyBytes: true,
   allowHeaders: true,
 };
 
@@ -121,6 +134,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   retry: "retries",
   retrydelay: "retryDelayMs",
   proxyurl: "proxy",
+  maxbytes: "maxReplyBytes",
+  maxreplysize: "maxReplyBytes",
   allowheader: "allowHeaders",
   headers: "allowHeaders",
 };
@@ -197,6 +212,12 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     ),
     proxy: urlOption("proxy", o.proxy, ["http:", "https:"])?.href,
     logger: loggerOption("logger", o.logger),
+    maxReplyBytes: numberOption(
+      "maxReplyBytes",
+      o.maxReplyBytes,
+      { min: 1024, integer: true, unit: "bytes" },
+      DEFAULT_MAX_REPLY_BYTES,
+    ),
     detectionHeaders: new Set([
       ...DETECTION_HEADERS,
       ...allowedHeadersOption("allowHeaders", o.allowHeaders),
