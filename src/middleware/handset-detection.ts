@@ -169,6 +169,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     memo,
     geoip,
     legacyOptions: config.legacyOptions,
+    allowHeaders: config.allowHeaders,
     skipBots: config.skipBots,
     timeoutMs: config.timeoutMs,
     metrics,
