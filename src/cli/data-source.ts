@@ -180,13 +180,16 @@ async function checkedDataDir(context: CommandContext): Promise<{ dir: string; h
   const { dir, givenAs } = given;
   const isDirectory = await stat(dir).then(
     (info) => info.isDirectory(),
-    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code ?? "unreadable",
   );
-  if (isDirectory === undefined) {
+  if (isDirectory === "ENOENT" || isDirectory === "ENOTDIR") {
     throw new UsageError(
       `${givenAs} ${dir} does not exist: give the directory \`hd3 sync\` wrote, or leave out ${givenAs}.`,
       context.command,
     );
+  }
+  if (typeof isDirectory === "string") {
+    throw new UsageError(`${givenAs} ${dir} cannot be read (${isDirectory}).`, context.command);
   }
   if (!isDirectory) throw new UsageError(`${givenAs} ${dir} is not a directory.`, context.command);
   if (!(await hasSyncedData(dir))) {

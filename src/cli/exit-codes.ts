@@ -104,7 +104,7 @@ export function oneFullStop(text: string): string {
 }
 
 /**
- * The lines to print for an error: `hd3: <message>` plus a hint. Known errors show their message
+ * The lines to print for an error: `hd3: <message>.` plus a hint. Known errors show their message
  * only; anything else is reported as unexpected. `secrets` are blanked out of the text.
  */
 export function describeError(error: unknown, secrets: readonly string[] = []): string[] {

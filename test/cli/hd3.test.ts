@@ -223,6 +223,9 @@ describe("hd3 bad usage", () => {
     const notADirectory = await hd3(["vendors", "--data-dir", file]);
     expect(notADirectory.code).toBe(2);
     expect(notADirectory.stderr).toContain(`--data-dir ${file} is not a directory.`);
+    const underAFile = await hd3(["vendors", "--data-dir", join(file, "data")]);
+    expect(underAFile.code).toBe(2);
+    expect(underAFile.stderr).toContain(`--data-dir ${join(file, "data")} does not exist:`);
     const fromEnv = await hd3(["vendors"], { HD_DATA_DIR: empty });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toContain(`HD_DATA_DIR ${empty} holds no synced data`);
