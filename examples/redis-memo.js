@@ -1,10 +1,10 @@
 // A memo shared by every instance through Redis (npm install ioredis):
 // REDIS_URL=redis://127.0.0.1:6379 HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/redis-memo.js
+// #region tiered
 import express from "express";
 import { handsetDetection, MemoryStore } from "express-handset-detection";
 import { createRedisStore, createTieredStore } from "express-handset-detection/redis";
 
-// #region tiered
 const store = createTieredStore({
   level1: new MemoryStore({ maxEntries: 10_000 }), // per process, answered synchronously
   level2: createRedisStore({ url: process.env.REDIS_URL, keyPrefix: "myapp:hd3:" }), // shared by the fleet

@@ -1,62 +1,40 @@
 // A fleet sharing one Redis acts as one: one monthly quota, one detection per new device (real redis-server).
 
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import express from "express";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
-import { HdClient } from "../../src/client/index.js";
-import { LocalEngine } from "../../src/engine/local-engine.js";
 import type { Logger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
-import { type ApiServer, createApiServer } from "../../src/server/api-server.js";
+import type { ApiServer } from "../../src/server/api-server.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
-
-const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/fleet.e2e] ${NO_REDIS_MESSAGE}`);
-const samplePresent = existsSync(join(sampleDir, "useragents.json"));
+import { skipWhenMissing } from "../support/requirements.js";
+import { type SampleApi, startSampleApi } from "../support/sample-api.js";
 
 const quiet = { warn() {} };
 
-describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares one monthly quota", () => {
+const skip = skipWhenMissing("test/cache/fleet.e2e", missingRedisServer());
+
+describe.skipIf(skip)("a fleet sharing Redis shares one monthly quota", () => {
   let redis: TestRedis;
-  let upstream: Server;
+  let upstream: SampleApi;
   let api: ApiServer;
-  let baseUrl: string;
-  let userAgents: string[];
+  let userAgents: readonly string[];
   const instances: { store: RedisStore<MemoValue> }[] = [];
   let prefix = 0;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const engine = await LocalEngine.fromFiles(
-      join(sampleDir, "sample-specs.json"),
-      join(sampleDir, "sample-trees.json"),
-      { logger: quiet },
-    );
-    api = createApiServer({ engine, users: [{ username: "fleet", secret: "s3cret" }], logger: quiet });
     // A little latency, as a real cloud has: instances asking at once for a new device overlap.
-    upstream = createServer((req, res) => setTimeout(() => api(req, res), 50));
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const sample = JSON.parse(await readFile(join(sampleDir, "useragents.json"), "utf8")) as {
-      devices: Record<string, { userAgents: string[] }>;
-    };
-    userAgents = Object.values(sample.devices)
-      .flatMap((d) => d.userAgents)
-      .filter((ua) => engine.detect({ "user-agent": ua }).status === 0);
+    upstream = await startSampleApi({ latencyMs: 50 });
+    ({ api } = upstream);
+    userAgents = upstream.userAgentsByDevice.flat();
   });
 
   afterEach(async () => {
@@ -64,7 +42,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => upstream?.close(resolve));
+    await upstream?.close();
     await redis?.stop();
   });
 
@@ -72,16 +50,8 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   function instance(keyPrefix: string, monthlyQuota?: number, logger: Logger = quiet) {
     const store = createRedisStore<MemoValue>({ url: redis.url, keyPrefix, logger: quiet });
     instances.push({ store });
-    const client = new HdClient({
-      username: "fleet",
-      secret: "s3cret",
-      siteId: 1,
-      baseUrl,
-      retries: 0,
-      logger: quiet,
-    });
     const middleware = handsetDetection({
-      client,
+      client: upstream.client(),
       mode: "cloud",
       store,
       logger,
@@ -96,15 +66,6 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     return { app, middleware, store };
   }
 
-  async function ready(store: RedisStore<MemoValue>): Promise<void> {
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      if ((await store.incrementCounter("__ready__", 0, Date.now() + 60_000)) !== undefined) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error("the Redis store never connected");
-  }
-
   async function visit(app: express.Express, ua: string): Promise<{ source: string; status: number }> {
     const res = await request(app).get("/").set("User-Agent", ua);
     expect(res.status).toBe(200);
@@ -117,7 +78,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const keyPrefix = `quota-${++prefix}:`;
     const a = instance(keyPrefix, 5);
     const b = instance(keyPrefix, 5);
-    await Promise.all([ready(a.store), ready(b.store)]);
+    await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
     const before = api.counts.detect;
     const answers = await Promise.all(
       userAgents.slice(0, 20).map((ua, i) => visit((i % 2 === 0 ? a : b).app, ua)),
@@ -129,7 +90,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
 
     // A third instance started later spends none: the count lives in Redis.
     const c = instance(keyPrefix, 5);
-    await ready(c.store);
+    await untilStoreAnswers(c.store);
     const later = await Promise.all(userAgents.slice(20, 26).map((ua) => visit(c.app, ua)));
     expect(api.counts.detect - before).toBe(5);
     expect(later.every((d) => d.source === "skipped")).toBe(true);
@@ -138,7 +99,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
   it("detects a new device once for the fleet when several instances are asked for it at once", async () => {
     const keyPrefix = `claims-${++prefix}:`;
     const fleet = [instance(keyPrefix), instance(keyPrefix), instance(keyPrefix)];
-    await Promise.all(fleet.map((i) => ready(i.store)));
+    await Promise.all(fleet.map((i) => untilStoreAnswers(i.store)));
     const before = api.counts.detect;
     const devices = userAgents.slice(30, 35);
     const answers = await Promise.all(
@@ -156,7 +117,7 @@ describe.skipIf(!redisPresent || !samplePresent)("a fleet sharing Redis shares o
     const logger: Logger = { warn: (_message, details) => warnings.push(details ?? {}) };
     const a = instance(keyPrefix, 8, logger);
     const b = instance(keyPrefix, 8, logger);
-    await Promise.all([ready(a.store), ready(b.store)]);
+    await Promise.all([untilStoreAnswers(a.store), untilStoreAnswers(b.store)]);
     const before = api.counts.detect;
     for (const ua of userAgents.slice(0, 4)) await visit(a.app, ua);
     for (const ua of userAgents.slice(4, 6)) await visit(b.app, ua);

@@ -7,14 +7,12 @@ import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.j
 import type { CacheEntry } from "../../src/cache/types.js";
 import type { Logger } from "../../src/logger.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
-
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/redis-store.e2e] ${NO_REDIS_MESSAGE}`);
+import { skipWhenMissing } from "../support/requirements.js";
 
 function entry<V>(value: V, lifetimeMs = 60_000): CacheEntry<V> {
   const now = Date.now();
@@ -40,7 +38,9 @@ function recordingLogger(): Logger & { codes: string[] } {
   return { codes, warn: note, info: note };
 }
 
-describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
+const skip = skipWhenMissing("test/cache/redis-store.e2e", missingRedisServer());
+
+describe.skipIf(skip)("createRedisStore against a real Redis", () => {
   let redis: TestRedis;
   let raw: Redis;
   const stores: RedisStore<unknown>[] = [];
@@ -49,15 +49,6 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     const created = createRedisStore<V>({ logger: { warn() {} }, ...options });
     stores.push(created as RedisStore<unknown>);
     return created;
-  }
-
-  async function ready(target: RedisStore<unknown>): Promise<void> {
-    const probe = entry("probe");
-    await eventually(async () => {
-      await target.set("__ready__", probe);
-      return (await target.get("__ready__")) !== undefined;
-    });
-    await target.delete("__ready__");
   }
 
   beforeAll(async () => {
@@ -76,7 +67,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("stores and reads back a JSON entry", async () => {
     const s = store<{ class: string }>();
-    await ready(s);
+    await untilStoreAnswers(s);
     const e = entry({ class: "Mobile" });
     await s.set("ua:1", e);
     expect(await s.get("ua:1")).toEqual(e);
@@ -85,13 +76,13 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers undefined for a key it never stored", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     expect(await s.get("never")).toBeUndefined();
   });
 
   it("writes keys under the prefix with a PX time-to-live from expiresAt", async () => {
     const s = store({ url: redis.url, keyPrefix: "app1:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("k", entry("v", 30_000));
     expect(await raw.exists("app1:k")).toBe(1);
     const ttl = await raw.pttl("app1:k");
@@ -102,7 +93,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
   it("keeps entries staleTtlMs past expiresAt, and ttlMs overrides both", async () => {
     const stale = store({ url: redis.url, keyPrefix: "stale:", staleTtlMs: 60_000 });
     const fixed = store({ url: redis.url, keyPrefix: "fixed:", ttlMs: 5_000 });
-    await Promise.all([ready(stale), ready(fixed)]);
+    await Promise.all([untilStoreAnswers(stale), untilStoreAnswers(fixed)]);
     await stale.set("k", entry("v", 1_000));
     await fixed.set("k", entry("v", 1_000_000));
     expect(await raw.pttl("stale:k")).toBeGreaterThan(55_000);
@@ -113,7 +104,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("lets an entry expire after its TTL", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("short", entry("v", 100));
     expect(await s.get("short")).toBeDefined();
     await sleep(250);
@@ -122,7 +113,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("does not store an entry that has already expired, and removes the old one", async () => {
     const s = store({ url: redis.url, keyPrefix: "exp:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("k", entry("v"));
     await s.set("k", entry("v", -10));
     expect(await raw.exists("exp:k")).toBe(0);
@@ -132,7 +123,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     const a = store<string>({ url: redis.url, keyPrefix: "a:" });
     const b = store<string>({ url: redis.url, keyPrefix: "b:" });
     const a2 = store<string>({ url: redis.url, keyPrefix: "a:" });
-    await Promise.all([ready(a), ready(b), ready(a2)]);
+    await Promise.all([untilStoreAnswers(a), untilStoreAnswers(b), untilStoreAnswers(a2)]);
     await a.set("k", entry("from a"));
     expect(await b.get("k")).toBeUndefined();
     expect((await a2.get("k"))?.value).toBe("from a");
@@ -140,7 +131,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("deletes an entry", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("d", entry(1));
     await s.delete("d");
     expect(await s.get("d")).toBeUndefined();
@@ -148,7 +139,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers undefined for a value that is not an entry", async () => {
     const s = store({ url: redis.url, keyPrefix: "junk:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await raw.set("junk:a", "not json");
     await raw.set("junk:b", '{"value":1}');
     expect(await s.get("a")).toBeUndefined();
@@ -159,7 +150,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     try {
       const s = store<number>({ client, keyPrefix: "given:" });
-      await ready(s as RedisStore<unknown>);
+      await untilStoreAnswers(s);
       await s.set("n", entry(7));
       expect(await client.get("given:n")).toContain('"value":7');
       await s.close();
@@ -172,7 +163,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
   it("answers quickly and never throws while Redis is killed, then recovers after a restart", async () => {
     const logger = recordingLogger();
     const s = store<string>({ url: redis.url, keyPrefix: "fault:", commandTimeoutMs: 200, logger });
-    await ready(s as RedisStore<unknown>);
+    await untilStoreAnswers(s);
     await s.set("before", entry("kept?"));
 
     await redis.kill();
@@ -202,7 +193,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers each call within the command timeout when Redis stalls", async () => {
     const s = store({ url: redis.url, keyPrefix: "stall:", commandTimeoutMs: 150 });
-    await ready(s);
+    await untilStoreAnswers(s);
     const staller = new Redis(redis.url);
     try {
       // DEBUG SLEEP blocks the whole server: every command of the store stalls behind it.

@@ -1,22 +1,15 @@
 // The example app in a real headless Chromium: an iPhone and a desktop browser see different pages; screenshots go to test/artifacts/.
 
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.js";
+import { missingChromium, skipWhenMissing } from "../support/requirements.js";
 import { DESKTOP_UA, IPHONE_UA, loadApp, ROOT, sampleEnvironment } from "./support.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `[example-app browser test] skipped: ${CHROMIUM} is absent. Install Debian's chromium (apt-get install chromium), as .ci/run does.`,
-  );
-}
 
 const ARTIFACTS = join(ROOT, "test", "artifacts", "example-app");
 
@@ -50,11 +43,13 @@ function overflowsHorizontally(): boolean {
   return page.document.documentElement.scrollWidth > page.innerWidth;
 }
 
-describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
+const skip = skipWhenMissing("test/example-app/browser.e2e", missingChromium());
+
+describe.skipIf(skip)("the example app in headless Chromium", () => {
   let server: Server;
   let baseUrl: string;
   let profile: string;
-  let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+  let browser: BrowserContext | undefined;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
@@ -80,21 +75,7 @@ describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
 
   /** A fresh browser profile per device, in the temporary profile folder. */
   async function open(name: string, options: BrowserContextOptions): Promise<BrowserContext> {
-    browser = await chromium.launchPersistentContext(join(profile, name), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      ...options,
-    });
+    browser = await launchChromium(join(profile, name), options);
     return browser;
   }
 
@@ -155,7 +136,11 @@ describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
     expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1280 });
     expect(home.hero.shownWidth).toBeLessThanOrEqual(393);
     expect(home.overflows).toBe(false);
-    expect(home.json).toMatchObject({ class: "Mobile", isMobile: true, specs: { general_model: "iPhone" } });
+    expect(home.json).toMatchObject({
+      class: "Mobile",
+      isMobile: true,
+      specs: { general_model: "iPhone" },
+    });
     expect(shop.variant).toBe("mobile");
     expect(shop.overflows).toBe(false);
     // The JSON page: pretty-printed, wrapped to the phone's width, with a way back.
