@@ -109,15 +109,27 @@ describe.skipIf(skip)("the example app in headless Chromium", () => {
       };
       // The viewport only: the mobile shop's cart bar is fixed to the bottom of the screen.
       await page.screenshot({ path: join(ARTIFACTS, `shop-${name}.png`) });
-      return { home, shop };
+
+      await page.click('nav a[href="/api/device"]');
+      await page.waitForURL(`${baseUrl}/api/device`);
+      const json = {
+        heading: await page.locator("main h1").textContent(),
+        pretty: await page.locator("pre.json").textContent(),
+        overflows: await page.evaluate(overflowsHorizontally),
+        icon: await page.evaluate(async () => (await fetch("/static/favicon.svg")).status),
+      };
+      await page.screenshot({ path: join(ARTIFACTS, `json-${name}.png`), fullPage: true });
+      await page.click("text=Back to your device");
+      await page.waitForURL(`${baseUrl}/`);
+      return { home, shop, json };
     } finally {
       await context.close();
       browser = undefined;
     }
   }
 
-  it("shows an iPhone its device, the mobile shop and a 1280-px image, within the phone's width", async () => {
-    const { home, shop } = await visit("iphone", IPHONE);
+  it("shows an iPhone its device, the mobile shop, a 1280-px image and the JSON, within the phone's width", async () => {
+    const { home, shop, json } = await visit("iphone", IPHONE);
     expect(home.heading).toBe("Apple iPhone");
     expect(home.badge).toBe("Mobile");
     expect(home.notice).toBe(1);
@@ -131,13 +143,23 @@ describe.skipIf(skip)("the example app in headless Chromium", () => {
     });
     expect(shop.variant).toBe("mobile");
     expect(shop.overflows).toBe(false);
+    // The JSON page: pretty-printed, wrapped to the phone's width, with a way back.
+    expect(json.heading).toBe("req.device");
+    expect(JSON.parse(json.pretty ?? "")).toMatchObject({
+      class: "Mobile",
+      specs: { general_model: "iPhone" },
+    });
+    expect(json.overflows).toBe(false);
+    expect(json.icon).toBe(200);
   });
 
-  it("shows a desktop browser its computer, the desktop shop and the widest image", async () => {
-    const { home, shop } = await visit("desktop", DESKTOP);
+  it("shows a desktop browser its computer, the desktop shop and the default-width image", async () => {
+    const { home, shop, json } = await visit("desktop", DESKTOP);
     expect(home.heading).toBe("Generic Windows PC");
     expect(home.badge).toBe("Computer");
-    expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1920 });
+    // Its display is unknown on the first page: pickAsset's defaultWidth (1280), not the widest.
+    expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1280 });
+    expect(json.overflows).toBe(false);
     expect(home.overflows).toBe(false);
     expect(home.json).toMatchObject({ class: "Computer", isDesktop: true });
     expect(shop.variant).toBe("desktop");
