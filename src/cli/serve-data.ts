@@ -57,9 +57,10 @@ function describe(engine: LocalEngine): string {
  * Keeps the engine of `store` (the one being served) on the newest good pair in its directory:
  * the directory is followed (a watch, a 30 s stat poll), and a pair another process switched to
  * (`hd3 sync` from cron, say) is loaded and swapped in while serving; one that does not load is
- * refused with a warning, and the pair in use stays (and is what downloads serve). With `intervalMs` (`--sync-every`), a {@link DataRefresher} also
- * syncs the store from its source on that schedule, plus jitter: at start too when the files are
- * older than the interval. Its failures keep the data in use and are retried sooner.
+ * refused with a warning, and the pair in use stays (and is what downloads serve). With
+ * `intervalMs` (`--sync-every`), a {@link DataRefresher} also syncs the store from its source on
+ * that schedule, plus jitter: at start too when the last sync is older than the interval. Its
+ * failures keep the data in use and are retried sooner.
  */
 export function keepFresh(
   context: CommandContext,

@@ -84,9 +84,9 @@ function dataInfoOf(engine: Detector | undefined): EngineDataInfo | undefined {
  * The engine for a cache directory, loaded once per directory per process and shared by every
  * middleware that names the directory. Loading starts at once; a failed load is logged and
  * retried by a request after 30 s. The directory is followed (a watch, and a stat poll every
- * 30 s): once a sync has switched its pointer to a new pair, the pair is loaded in the background and
- * swapped in by one assignment, so no request fails; a pair that does not load is refused, the
- * data in use stays, and the listeners and the logger hear of it.
+ * 30 s): once a sync has switched its pointer to a new pair, the pair is loaded in the background
+ * and swapped in by one assignment, so no request fails; a pair that does not load is refused,
+ * the data in use stays, and the listeners and the logger hear of it.
  */
 export function engineForDir(
   dir: string,
