@@ -1,7 +1,6 @@
 // Picks where answers come from (synced local data, the cloud API or the sample database) and opens it.
 
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { HdClientOptions } from "../client/options.js";
 import { isHdNotFoundError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -226,7 +225,9 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         );
       }
       note(context, `using local data in ${dir}`);
-      return openLocal(context, "local", join(dir, CACHE_FILES.specs), join(dir, CACHE_FILES.trees));
+      const { currentPair } = await import("../store/data-layout.js");
+      const pair = await currentPair(dir);
+      return openLocal(context, "local", pair.specsFile, pair.treesFile);
     }
     case "cloud": {
       const source = await openCloud(context);

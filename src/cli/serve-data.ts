@@ -1,7 +1,7 @@
 // `hd3 serve --data-dir` keeps its data fresh: it follows the directory, and with --sync-every syncs it itself.
 
 import { stat } from "node:fs/promises";
-import { LocalEngine } from "../engine/local-engine.js";
+import type { LocalEngine } from "../engine/local-engine.js";
 import { MAX_TIMER_MS } from "../options.js";
 import { DataFollower } from "../store/data-follower.js";
 import type { DataStore } from "../store/data-store.js";
@@ -55,11 +55,12 @@ function describe(engine: LocalEngine): string {
 
 /**
  * Keeps the engine of `store` (the one being served) on the newest good pair in its directory:
- * the directory is followed (a watch, a 30 s stat poll), and a pair another process renamed into
- * place (`hd3 sync` from cron, say) is loaded and swapped in while serving; one that does not load
- * is refused with a warning. With `intervalMs` (`--sync-every`), a {@link DataRefresher} also
- * syncs the store from its source on that schedule, plus jitter: at start too when the files are
- * older than the interval. Its failures keep the data in use and are retried sooner.
+ * the directory is followed (a watch, a 30 s stat poll), and a pair another process switched to
+ * (`hd3 sync` from cron, say) is loaded and swapped in while serving; one that does not load is
+ * refused with a warning, and the pair in use stays (and is what downloads serve). With
+ * `intervalMs` (`--sync-every`), a {@link DataRefresher} also syncs the store from its source on
+ * that schedule, plus jitter: at start too when the last sync is older than the interval. Its
+ * failures keep the data in use and are retried sooner.
  */
 export function keepFresh(
   context: CommandContext,
@@ -70,16 +71,17 @@ export function keepFresh(
   const warn = (text: string) => context.io.stderr.write(`hd3: warning: ${text}\n`);
   const reload = async (): Promise<void> => {
     try {
-      const data = await LocalEngine.loadData(store.specsFile, store.treesFile, {
-        logger: stderrLogger(context),
-      });
-      engine.replaceData(data);
+      engine.replaceData(await store.loadCurrentData());
       note(context, `reloaded ${store.dir} (${describe(engine)})`);
     } catch (error) {
       warn(`the data in ${store.dir} does not load, still serving the previous data: ${message(error)}`);
     }
   };
-  const follower = new DataFollower({ files: [store.specsFile, store.treesFile], onChange: reload });
+  const follower = new DataFollower({
+    files: [store.specsFile, store.treesFile],
+    pointerFile: store.pointerFile,
+    onChange: reload,
+  });
   if (intervalMs === undefined) {
     return {
       reload,
@@ -103,10 +105,13 @@ export function keepFresh(
       }
     },
   };
-  const started = stat(store.specsFile).then(
-    (info) => Date.now() - info.mtimeMs >= intervalMs,
-    () => true,
-  );
+  // The pointer's time is the last sync's; a directory without one has only its files' times.
+  const started = stat(store.pointerFile)
+    .catch(() => stat(store.specsFile))
+    .then(
+      (info) => Date.now() - info.mtimeMs >= intervalMs,
+      () => true,
+    );
   let refresher: DataRefresher | undefined;
   const starting = started.then((stale) => {
     refresher = new DataRefresher({

@@ -1,10 +1,8 @@
 // Picks the middleware's detectors: the cloud client and the local engine, built or given, shared.
 
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import { HdClient } from "../client/index.js";
 import { HdOptionError } from "../errors.js";
-import { SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-store.js";
+import { hasPairSync, SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-layout.js";
 import type { Detector } from "../types.js";
 import type { EngineHandle } from "./device-resolver.js";
 import { type DirEngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
@@ -14,19 +12,11 @@ const SPECS_FILE = SPECS_FILE_NAME;
 const TREES_FILE = TREES_FILE_NAME;
 
 /**
- * Whether `dir` holds a non-empty specs file and a non-empty trees file (the synchronous twin of
- * the store's `hasCachedData`, since the middleware decides its mode at construction).
+ * Whether `dir` holds a pair to load (the synchronous twin of the store's `hasCachedData`, since
+ * the middleware decides its mode at construction).
  */
 export function hasLocalData(dir: string): boolean {
-  const usable = (file: string): boolean => {
-    try {
-      const info = statSync(join(dir, file));
-      return info.isFile() && info.size > 0;
-    } catch {
-      return false;
-    }
-  };
-  return usable(SPECS_FILE) && usable(TREES_FILE);
+  return hasPairSync(dir);
 }
 
 /** A handle on an engine that is already loaded. */

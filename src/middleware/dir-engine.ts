@@ -57,18 +57,17 @@ export interface EngineForDirOptions {
 
 const sharedEngines = new Map<string, DirEngineHandle>();
 
-/** Loads through the store, which falls back to the previous pair (`*.prev`) when the current one is broken. */
+/** Loads through the store, which falls back to the previous pair when the current one is broken. */
 async function defaultLoader(dir: string, logger: Logger): Promise<Detector> {
   return new DataStore({ dir, logger }).load();
 }
 
 /**
- * Reads the store's current pair into a new engine, with no fallback: after a sync, a pair that
- * does not load must leave the data in use as it is, not bring back an older one.
+ * Reads the pair the directory selects now into a new engine, with no fallback: after a sync, a
+ * pair that does not load must leave the data in use as it is, not bring back an older one.
  */
 async function defaultReloader(dir: string, logger: Logger): Promise<Detector> {
-  const store = new DataStore({ dir, logger });
-  return LocalEngine.fromFiles(store.specsFile, store.treesFile, { logger });
+  return new LocalEngine(await new DataStore({ dir, logger }).loadCurrentData());
 }
 
 function asError(error: unknown): Error {
@@ -85,9 +84,9 @@ function dataInfoOf(engine: Detector | undefined): EngineDataInfo | undefined {
  * The engine for a cache directory, loaded once per directory per process and shared by every
  * middleware that names the directory. Loading starts at once; a failed load is logged and
  * retried by a request after 30 s. The directory is followed (a watch, and a stat poll every
- * 30 s): once a sync has renamed a new pair into place, the pair is loaded in the background and
- * swapped in by one assignment, so no request fails; a pair that does not load is refused, the
- * data in use stays, and the listeners and the logger hear of it.
+ * 30 s): once a sync has switched its pointer to a new pair, the pair is loaded in the background
+ * and swapped in by one assignment, so no request fails; a pair that does not load is refused,
+ * the data in use stays, and the listeners and the logger hear of it.
  */
 export function engineForDir(
   dir: string,
@@ -168,10 +167,11 @@ export function engineForDir(
     }
   };
 
-  // The pair as the store names it: what `hd3 sync` renames into place.
+  // The files as the store names them: the pointer `hd3 sync` renames, else the flat pair.
   const paths = new DataStore({ dir: key, logger });
   const follower = new DataFollower({
     files: [paths.specsFile, paths.treesFile],
+    pointerFile: paths.pointerFile,
     dir: key,
     onChange: reload,
     pollIntervalMs: follow.pollIntervalMs,

@@ -2,7 +2,7 @@
 
 import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { isHdApiError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -31,6 +31,7 @@ import { API_V3_DIGEST_CHALLENGE, parseDigestHeader, verifyDigest } from "./dige
 import { EnvelopePlans } from "./download-envelope.js";
 import { readJsonBody } from "./read-json-body.js";
 import { type BodyPart, bodyLength, sendFileParts } from "./send-file-parts.js";
+import { type ServedFiles, servedFiles } from "./served-data.js";
 import { type ApiUser, resolveUsers, type UserTable } from "./users.js";
 import {
   detectWire,
@@ -89,11 +90,15 @@ export interface ApiServerOptions {
    * `downloads: true` lets an account call fetchspecs, fetchtrees and fetcharchive; others get status 229.
    */
   users: readonly ApiUser[] | UserTable;
-  /** Directory holding `hd3specs.json` and `hd3trees.json`, served by fetchspecs/fetchtrees (and as a ZIP by fetcharchive). */
+  /**
+   * A data directory as `hd3 sync` or `DataStore` write it, served by fetchspecs/fetchtrees (and as
+   * a ZIP by fetcharchive): the pair the engine answers from when it was loaded from there, else
+   * the pair the directory selects (its pointer's generation, else `hd3specs.json` and `hd3trees.json`).
+   */
   dataDir?: string;
-  /** The specs file fetchspecs serves. Default: `<dataDir>/hd3specs.json`. */
+  /** The specs file fetchspecs serves. Default: from `dataDir`. */
   specsFile?: string;
-  /** The trees file fetchtrees serves, byte for byte. Default: `<dataDir>/hd3trees.json`. */
+  /** The trees file fetchtrees serves, byte for byte. Default: from `dataDir`. */
   treesFile?: string;
   /** Largest request body accepted, in bytes. Default 102400 (100 KiB); a larger one gets 413 and the connection closes. */
   maxBodyBytes?: number;
@@ -167,8 +172,9 @@ export interface ApiServerLimits {
 interface ResolvedConfig {
   engine: ApiServerEngine;
   users: UserTable;
-  specsFile: string | undefined;
-  treesFile: string | undefined;
+  dataDir: string | undefined;
+  /** The files named in the options (a `dataDir` fills in the others per request). */
+  files: ServedFiles;
   limits: ApiServerLimits;
   logger: Logger;
 }
@@ -195,12 +201,8 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
     missingOption("engine", "a LocalEngine");
   const users = o.users instanceof Map ? resolveUsers([...o.users.values()]) : resolveUsers(o.users);
   const dataDir = optionalPath(o.dataDir, "dataDir");
-  const specsFile =
-    optionalPath(o.specsFile, "specsFile") ??
-    (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.specs));
-  const treesFile =
-    optionalPath(o.treesFile, "treesFile") ??
-    (dataDir === undefined ? undefined : join(dataDir, DATA_FILE_NAMES.trees));
+  const specsFile = optionalPath(o.specsFile, "specsFile");
+  const treesFile = optionalPath(o.treesFile, "treesFile");
   const maxBodyBytes = numberOption(
     "maxBodyBytes",
     o.maxBodyBytes,
@@ -228,8 +230,8 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
   return {
     engine,
     users,
-    specsFile,
-    treesFile,
+    dataDir,
+    files: { specsFile, treesFile },
     limits: Object.freeze({ maxBodyBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }),
     logger: loggerOption("logger", o.logger),
   };
@@ -376,7 +378,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
           return;
         }
-        await sendDataFile(res, route.call === "fetchspecs" ? config.specsFile : config.treesFile);
+        const files = await servedFiles(engine, config.dataDir, config.files);
+        await sendDataFile(res, route.call === "fetchspecs" ? files.specsFile : files.treesFile);
         return;
       }
       case "fetcharchive":
@@ -456,7 +459,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   async function sendArchive(res: ServerResponse) {
-    const { specsFile, treesFile } = config;
+    const { specsFile, treesFile } = await servedFiles(config.engine, config.dataDir, config.files);
     if (specsFile === undefined || treesFile === undefined) {
       sendJson(res, 503, siteStatusWire(503, "This server has no data files configured for this call"));
       return;

@@ -1,4 +1,4 @@
-// Builds the fetcharchive ZIP (Device_<id>.json, Extra_<id>.json, <tree>.json) from a specs and a trees file, streamed.
+// Builds the fetcharchive ZIP (Device_<id>.json, Extra_<id>.json, <tree>.json; the data version in its comment) from a specs and a trees file, streamed.
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
@@ -33,8 +33,13 @@ export class ArchiveDataError extends Error {
   override name = "ArchiveDataError";
 }
 
+/** The top-level member of a download that says which data it is (`generated`, `note`, `source`). */
+const NOTICE_KEY = "_notice";
+/** Largest ZIP comment. */
+const MAX_COMMENT_BYTES = 0xffff;
+
 async function* spansOf(handle: FileHandle, size: number, wanted: string[]): AsyncGenerator<JsonSpan> {
-  const scanner = new JsonSpanScanner(wanted);
+  const scanner = new JsonSpanScanner(wanted, [NOTICE_KEY]);
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   for (let position = 0; position < size; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
@@ -64,6 +69,30 @@ function recordId(bytes: Buffer, kind: "Device" | "Extra"): string {
   return text;
 }
 
+/**
+ * The archive comment that carries the two downloads' `_notice` objects (the data version):
+ * `{"_notice":{"specs":{...},"trees":{...}}}`, as ASCII (ZIP comments are read as code page
+ * 437), or `undefined` when there is none to carry or it does not fit. The kits read entries
+ * only, so the entries stay exactly the vendor's set.
+ */
+export function noticeComment(notices: { specs?: Buffer; trees?: Buffer }): string | undefined {
+  const carried: Record<string, unknown> = {};
+  for (const [file, bytes] of Object.entries(notices)) {
+    try {
+      const notice: unknown = JSON.parse(bytes.toString("utf8"));
+      if (typeof notice === "object" && notice !== null && !Array.isArray(notice)) carried[file] = notice;
+    } catch {
+      // not JSON: nothing to carry
+    }
+  }
+  if (Object.keys(carried).length === 0) return undefined;
+  const comment = JSON.stringify({ [NOTICE_KEY]: carried }).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return comment.length <= MAX_COMMENT_BYTES ? comment : undefined;
+}
+
 /** Counts CR LF CR LF across the chunks of a stream. */
 function blankLineWatcher(): { watch(chunk: Buffer): void; readonly found: boolean } {
   let tail = Buffer.alloc(0);
@@ -87,7 +116,8 @@ function blankLineWatcher(): { watch(chunk: Buffer): void; readonly found: boole
  * (`Extra_<id>.json`) and per tree (`<tree name>.json`, the tree's object). Every entry holds the
  * bytes of the data files exactly (never parsed and re-serialised: integer-like keys keep their
  * order). The files are read in chunks and entries are added as the archive is written, so memory
- * stays near one record or one tree. Stored entries keep JSON text free of CR LF CR LF (the PHP
+ * stays near one record or one tree. The files' `_notice` objects (the data version) go in the
+ * archive's comment (see {@link noticeComment}). Stored entries keep JSON text free of CR LF CR LF (the PHP
  * kit cuts a body at the last one) and keep full-size data above its 9,000,000-byte minimum.
  *
  * @throws {ArchiveDataError} when a file is not one JSON object, a record or tree has no usable
@@ -114,6 +144,7 @@ export async function buildArchive(
   written.catch(() => undefined);
   const names = new Set<string>();
   const counts = { devices: 0, extras: 0, trees: 0 };
+  const notices: { specs?: Buffer; trees?: Buffer } = {};
   const add = async (entry: Buffer, name: string) => {
     if (names.has(name)) throw new ArchiveDataError(`${name} appears twice in the data`);
     names.add(name);
@@ -123,11 +154,19 @@ export async function buildArchive(
   };
   try {
     for await (const span of spansOf(specs.handle, specs.size, ["devices", "extras"])) {
+      if (span.key === NOTICE_KEY) {
+        notices.specs = span.bytes;
+        continue;
+      }
       const kind = span.key === "devices" ? "Device" : "Extra";
       await add(span.bytes, `${kind}_${recordId(span.bytes, kind)}.json`);
       counts[span.key === "devices" ? "devices" : "extras"]++;
     }
     for await (const span of spansOf(trees.handle, trees.size, ["trees"])) {
+      if (span.key === NOTICE_KEY) {
+        notices.trees = span.bytes;
+        continue;
+      }
       const name = span.name ?? "";
       if (!SAFE_NAME.test(name) || /^(Device|Extra)_/.test(name)) {
         throw new ArchiveDataError(`the tree name ${JSON.stringify(name)} cannot name a file`);
@@ -138,7 +177,9 @@ export async function buildArchive(
     }
     if (counts.devices === 0) throw new ArchiveDataError("the specs hold no device");
     if (counts.trees === 0) throw new ArchiveDataError("the trees file holds no tree");
-    zip.end();
+    const comment = noticeComment(notices);
+    // yazl's types ask for every end option; it takes any of them.
+    zip.end(comment === undefined ? undefined : ({ comment } as Parameters<ZipFile["end"]>[0]));
     await written;
   } catch (error) {
     output.unpipe(sink);

@@ -1,4 +1,4 @@
-// Streams a JSON object file and hands out the raw bytes of each element (or member) of chosen top-level arrays and objects.
+// Streams a JSON object file and hands out the raw bytes of each element (or member) of chosen top-level arrays and objects, or of whole chosen top-level objects.
 
 import { decodeJsonString, isJsonWhitespace, JsonByte, JsonStringCursor } from "../json-bytes.js";
 
@@ -10,7 +10,7 @@ const MAX_KEY_BYTES = 4096;
 export interface JsonSpan {
   /** The top-level key it belongs to, e.g. `devices` or `trees`. */
   readonly key: string;
-  /** The member name, for a member of an object; undefined for an array element. */
+  /** The member name, for a member of an object; undefined for an array element or a whole object. */
   readonly name: string | undefined;
   /** The value's bytes exactly as in the file (an object or array). */
   readonly bytes: Buffer;
@@ -27,10 +27,14 @@ export class JsonSpanError extends Error {
  * member's name and value bytes. Elements and member values must be objects or arrays. Bytes are
  * never re-encoded, so key order (integer-like keys included) is the file's. Only the span being
  * read is held in memory. UTF-8 is safe to scan byte-wise: multi-byte sequences never contain a
- * quote, backslash or bracket byte.
+ * quote, backslash or bracket byte. For a top-level key in `whole` whose value is an object, the
+ * whole object is one span (a value of another kind is skipped).
  */
 export class JsonSpanScanner {
   readonly #wanted: ReadonlySet<string>;
+  readonly #whole: ReadonlySet<string>;
+  /** The `whole` key whose object is being captured. */
+  #wholeKey: string | undefined;
   readonly #stack: number[] = [];
   #started = false;
   #ended = false;
@@ -51,8 +55,9 @@ export class JsonSpanScanner {
   #captureParts: Buffer[] | undefined;
   #captureFrom = 0;
 
-  constructor(wanted: Iterable<string>) {
+  constructor(wanted: Iterable<string>, whole: Iterable<string> = []) {
     this.#wanted = new Set(wanted);
+    this.#whole = new Set(whole);
   }
 
   /** Scans the next chunk; returns the spans completed in it, in file order. */
@@ -83,7 +88,7 @@ export class JsonSpanScanner {
         continue;
       }
       const depth = stack.length;
-      if (depth === 1) this.#topLevelByte(byte);
+      if (depth === 1) this.#topLevelByte(byte, i);
       else if (depth === 2 && this.#container !== undefined) this.#containerByte(byte, i);
       if (byte === QUOTE) {
         this.#inString = true;
@@ -91,7 +96,11 @@ export class JsonSpanScanner {
       else if (byte === OPEN_ARRAY) stack.push(CLOSE_ARRAY);
       else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
         if (stack.pop() !== byte) throw new JsonSpanError("a bracket closes without its match");
-        if (stack.length === 2 && this.#captureParts !== undefined) spans.push(this.#endCapture(chunk, i));
+        if (this.#wholeKey !== undefined) {
+          if (stack.length === 1) spans.push(this.#endCapture(chunk, i));
+        } else if (stack.length === 2 && this.#captureParts !== undefined) {
+          spans.push(this.#endCapture(chunk, i));
+        }
         if (stack.length === 1) this.#container = undefined;
         if (stack.length === 0) this.#ended = true;
       }
@@ -108,7 +117,7 @@ export class JsonSpanScanner {
     if (!this.#ended) throw new JsonSpanError("the JSON ends early (truncated file)");
   }
 
-  #topLevelByte(byte: number): void {
+  #topLevelByte(byte: number, at: number): void {
     if (byte === QUOTE && this.#topKey === undefined && !this.#afterTopColon) {
       this.#keyBytes = [];
       return;
@@ -121,7 +130,11 @@ export class JsonSpanScanner {
     }
     if (this.#afterTopColon) {
       const key = this.#topKey as string;
-      if (this.#wanted.has(key) && (byte === OPEN_ARRAY || byte === OPEN_OBJECT)) {
+      if (this.#whole.has(key) && byte === OPEN_OBJECT) {
+        this.#wholeKey = key;
+        this.#captureParts = [];
+        this.#captureFrom = at;
+      } else if (this.#wanted.has(key) && (byte === OPEN_ARRAY || byte === OPEN_OBJECT)) {
         this.#container = { key, kind: byte };
         this.#memberName = undefined;
         this.#afterMemberColon = false;
@@ -159,14 +172,16 @@ export class JsonSpanScanner {
     const parts = this.#captureParts as Buffer[];
     parts.push(chunk.subarray(this.#captureFrom, at + 1));
     this.#captureParts = undefined;
+    const bytes = parts.length === 1 ? Buffer.from(parts[0] as Buffer) : Buffer.concat(parts);
+    const wholeKey = this.#wholeKey;
+    if (wholeKey !== undefined) {
+      this.#wholeKey = undefined;
+      return { key: wholeKey, name: undefined, bytes };
+    }
     const container = this.#container as { key: string; kind: number };
     const name = container.kind === OPEN_OBJECT ? this.#memberName : undefined;
     this.#memberName = undefined;
-    return {
-      key: container.key,
-      name,
-      bytes: parts.length === 1 ? Buffer.from(parts[0] as Buffer) : Buffer.concat(parts),
-    };
+    return { key: container.key, name, bytes };
   }
 
   #closeKey(): void {

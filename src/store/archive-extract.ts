@@ -1,4 +1,4 @@
-// Turns a fetcharchive ZIP back into a specs download and a trees download, entries' bytes kept exactly.
+// Turns a fetcharchive ZIP back into a specs download and a trees download, entries' bytes kept exactly, the data version too.
 
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
@@ -19,6 +19,30 @@ interface ArchiveContents {
   trees: { name: string; entry: Entry }[];
   /** Entries that are none of these (directories, other files): left out. */
   ignored: string[];
+  /**
+   * The `_notice` (data version) of each download as JSON text, from the archive's comment
+   * (`{"_notice":{"specs":{...},"trees":{...}}}`, what `hd3 serve` writes); absent when the
+   * archive does not carry it.
+   */
+  notices: { specs: string | undefined; trees: string | undefined };
+}
+
+/** The notices an archive comment carries; a comment that is not ours carries none. */
+function noticesOf(comment: string): ArchiveContents["notices"] {
+  let value: unknown;
+  try {
+    value = comment === "" ? undefined : JSON.parse(comment);
+  } catch {
+    value = undefined;
+  }
+  const carried = (value as { _notice?: Record<string, unknown> } | undefined)?._notice;
+  const notice = (file: "specs" | "trees"): string | undefined => {
+    const found = typeof carried === "object" && carried !== null ? carried[file] : undefined;
+    return typeof found === "object" && found !== null && !Array.isArray(found)
+      ? JSON.stringify(found)
+      : undefined;
+  };
+  return { specs: notice("specs"), trees: notice("trees") };
 }
 
 /** An open archive: what it holds, and how to read an entry. Close it when done. */
@@ -50,7 +74,7 @@ export class ArchiveReader {
       );
     });
     try {
-      const contents = await sortEntries(file, zip);
+      const contents = { ...(await sortEntries(file, zip)), notices: noticesOf(zip.comment) };
       if (contents.devices.length === 0) throw dataError(file, "it holds no Device_<id>.json entry");
       if (contents.trees.length === 0) throw dataError(file, "it holds no <tree name>.json entry");
       return new ArchiveReader(file, zip, contents);
@@ -109,8 +133,8 @@ function dataError(file: string, problem: string): HdDataError {
   return new HdDataError(`The archive ${file} is unusable: ${problem}.`, { file });
 }
 
-function sortEntries(file: string, zip: ZipFile): Promise<ArchiveContents> {
-  const contents: ArchiveContents = { devices: [], extras: [], trees: [], ignored: [] };
+function sortEntries(file: string, zip: ZipFile): Promise<Omit<ArchiveContents, "notices">> {
+  const contents: Omit<ArchiveContents, "notices"> = { devices: [], extras: [], trees: [], ignored: [] };
   const seen = new Set<string>();
   return new Promise((resolve, reject) => {
     zip.on("entry", (entry: Entry) => {
@@ -187,14 +211,20 @@ async function writeFile(toFile: string, fill: (sink: WriteStream) => Promise<vo
   return sink.bytesWritten;
 }
 
+/** `"_notice":{...},` when the archive carries the download's notice, else nothing. */
+function noticeMember(notice: string | undefined): string {
+  return notice === undefined ? "" : `"_notice":${notice},`;
+}
+
 /**
- * Writes a fetchspecs download (`{"devices":[...],"extras":[...],"message":"OK","status":0}`) to
- * `toFile` from the archive's `Device_<id>.json` and `Extra_<id>.json` entries, in archive order,
- * each record's bytes as they are. Resolves with the bytes written.
+ * Writes a fetchspecs download (`{"_notice":{...},"devices":[...],"extras":[...],"message":"OK","status":0}`)
+ * to `toFile` from the archive's `Device_<id>.json` and `Extra_<id>.json` entries, in archive
+ * order, each record's bytes as they are, and its comment's notice when it carries one.
+ * Resolves with the bytes written.
  */
 export function writeSpecsFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
   return writeFile(toFile, async (sink) => {
-    await write(sink, '{"devices":[');
+    await write(sink, `{${noticeMember(archive.contents.notices.specs)}"devices":[`);
     for (const [group, entries] of [
       ["devices", archive.contents.devices],
       ["extras", archive.contents.extras],
@@ -212,13 +242,14 @@ export function writeSpecsFromArchive(archive: ArchiveReader, toFile: string): P
 }
 
 /**
- * Writes a fetchtrees download (`{"trees":{"<name>":{...},...},"message":"OK","status":0}`) to
- * `toFile` from the archive's `<tree name>.json` entries, in archive order, each tree's bytes as
- * they are (so the document order of integer-like keys survives). Resolves with the bytes written.
+ * Writes a fetchtrees download (`{"_notice":{...},"trees":{"<name>":{...},...},"message":"OK","status":0}`)
+ * to `toFile` from the archive's `<tree name>.json` entries, in archive order, each tree's bytes
+ * as they are (so the document order of integer-like keys survives), and its comment's notice
+ * when it carries one. Resolves with the bytes written.
  */
 export function writeTreesFromArchive(archive: ArchiveReader, toFile: string): Promise<number> {
   return writeFile(toFile, async (sink) => {
-    await write(sink, '{"trees":{');
+    await write(sink, `{${noticeMember(archive.contents.notices.trees)}"trees":{`);
     for (const [index, { name, entry }] of archive.contents.trees.entries()) {
       await write(sink, `${index > 0 ? "," : ""}${JSON.stringify(name)}:`);
       await archive.pipeTree(entry, sink);

@@ -1,4 +1,4 @@
-// Notices a completed sync of a data directory: a watch on the directory, a slow stat poll as fallback.
+// Notices a completed sync of a data directory (its pointer renamed): a watch on the directory, a slow stat poll as fallback.
 
 import { type FSWatcher, type Stats, statSync, watch } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -12,8 +12,17 @@ export const DEFAULT_SETTLE_MS = 250;
 
 /** Options of {@link DataFollower}. */
 export interface DataFollowerOptions {
-  /** The files to follow: the store's specs and trees files (`store.specsFile`, `store.treesFile`). */
+  /**
+   * The files to follow while the directory has no pointer: the store's flat specs and trees
+   * files (`store.specsFile`, `store.treesFile`).
+   */
   files: readonly string[];
+  /**
+   * The store's pointer file (`store.pointerFile`). While it exists, only its rename counts: what
+   * a sync writes before it (a generation directory, temporary files) and the flat copies it
+   * refreshes after it are no change.
+   */
+  pointerFile?: string | undefined;
   /** The directory to watch. Default: the first file's directory. */
   dir?: string | undefined;
   /**
@@ -49,7 +58,31 @@ export async function filesSignature(files: readonly string[]): Promise<string |
   return parts.join("|");
 }
 
-/** {@link filesSignature}, synchronously (once, at construction). */
+/**
+ * What identifies the pair a directory selects: the pointer's signature while it exists (one
+ * rename switches the pair), else the flat files' (see {@link filesSignature}).
+ */
+export async function pairSignature(
+  pointerFile: string | undefined,
+  files: readonly string[],
+): Promise<string | undefined> {
+  if (pointerFile !== undefined) {
+    const pointer = await filesSignature([pointerFile]);
+    if (pointer !== undefined) return `pointer:${pointer}`;
+  }
+  return filesSignature(files);
+}
+
+/** {@link pairSignature}, synchronously (once, at construction). */
+function pairSignatureNow(pointerFile: string | undefined, files: readonly string[]): string | undefined {
+  if (pointerFile !== undefined) {
+    const pointer = filesSignatureNow([pointerFile]);
+    if (pointer !== undefined) return `pointer:${pointer}`;
+  }
+  return filesSignatureNow(files);
+}
+
+/** {@link filesSignature}, synchronously. */
 function filesSignatureNow(files: readonly string[]): string | undefined {
   const parts: string[] = [];
   for (const file of files) {
@@ -62,18 +95,20 @@ function filesSignatureNow(files: readonly string[]): string | undefined {
 }
 
 /**
- * Follows a data directory so a running process picks up what `hd3 sync` (or any writer that
- * renames a complete pair into place) left there, without a restart. The directory is watched
- * (`fs.watch`), and polled with `stat` every `pollIntervalMs` in case the watch misses (network
- * file systems, a replaced directory). A change counts once both files are present and have held
- * still for `settleMs`, so the two renames of one sync give one `onChange`. The files as they
- * are at construction are the baseline: only a later change counts. Nothing here keeps the
- * process alive.
+ * Follows a data directory so a running process picks up what `hd3 sync` left there, without a
+ * restart. The directory is watched (`fs.watch`), and polled with `stat` every `pollIntervalMs`
+ * in case the watch misses (network file systems, a replaced directory). With a pointer, a change
+ * is a new pointer (the one rename that switches the pair); without one (a directory of earlier
+ * versions, or written by hand), it is a change of either flat file, counted once both are
+ * present and have held still for `settleMs`, so the two renames of such a writer give one
+ * `onChange`. The directory as it is at construction is the baseline: only a later change counts.
+ * Nothing here keeps the process alive.
  *
  * @example
  * const store = new DataStore({ dir });
  * const follower = new DataFollower({
  *   files: [store.specsFile, store.treesFile],
+ *   pointerFile: store.pointerFile,
  *   onChange: () => reload(),
  * });
  * // ...
@@ -81,6 +116,7 @@ function filesSignatureNow(files: readonly string[]): string | undefined {
  */
 export class DataFollower {
   readonly #files: readonly string[];
+  readonly #pointerFile: string | undefined;
   readonly #onChange: () => void | Promise<void>;
   readonly #settleMs: number;
   readonly #poll: NodeJS.Timeout;
@@ -95,9 +131,10 @@ export class DataFollower {
 
   constructor(options: DataFollowerOptions) {
     this.#files = [...options.files];
+    this.#pointerFile = options.pointerFile;
     this.#onChange = options.onChange;
     this.#settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
-    this.#baseline = filesSignatureNow(this.#files);
+    this.#baseline = pairSignatureNow(this.#pointerFile, this.#files);
     this.#poll = setInterval(() => {
       this.check().catch(() => undefined);
     }, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
@@ -163,12 +200,16 @@ export class DataFollower {
     } while (this.#again && !this.#closed);
   }
 
+  #signature(): Promise<string | undefined> {
+    return pairSignature(this.#pointerFile, this.#files);
+  }
+
   /** The new signature once it holds still for `settleMs`, or `undefined` when nothing changed. */
   async #settled(): Promise<string | undefined> {
-    let seen = await filesSignature(this.#files);
+    let seen = await this.#signature();
     while (!this.#closed && this.#paused === 0 && seen !== undefined && seen !== this.#baseline) {
       await delay(this.#settleMs, undefined, { ref: false });
-      const now = await filesSignature(this.#files);
+      const now = await this.#signature();
       if (now === seen) return this.#closed || this.#paused > 0 ? undefined : seen;
       seen = now;
     }
@@ -186,7 +227,7 @@ export class DataFollower {
   /** Counts changes again, from the files as they are now (what this process wrote is known). */
   async resume(): Promise<void> {
     if (this.#paused === 0) return;
-    this.#baseline = await filesSignature(this.#files);
+    this.#baseline = await this.#signature();
     this.#paused--;
   }
 

@@ -1,7 +1,6 @@
 // The local data store: loads the specs + trees pair from a cache directory and syncs it safely.
 
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
@@ -16,15 +15,26 @@ import {
   optionsObject,
   stringOption,
 } from "../options.js";
+import {
+  checkSizes,
+  claim,
+  type DataLayout,
+  type DataPair,
+  flatPair,
+  type GenerationRecord,
+  generationFiles,
+  leftovers,
+  newGenerationName,
+  ownTag,
+  POINTER_FILE_NAME,
+  PREVIOUS_SUFFIX,
+  pointerText,
+  readLayout,
+} from "./data-layout.js";
 import type { DataSource, SyncDownloadProgress } from "./data-source.js";
 import { nodeStoreFileSystem, type StoreFileSystem } from "./store-fs.js";
 
-/** File name of the specs download in a cache directory (what fetchspecs returns). */
-export const SPECS_FILE_NAME = "hd3specs.json";
-/** File name of the trees download in a cache directory (what fetchtrees returns). */
-export const TREES_FILE_NAME = "hd3trees.json";
-/** Suffix of the previous good pair kept by sync (`hd3specs.json.prev`, `hd3trees.json.prev`). */
-export const PREVIOUS_SUFFIX = ".prev";
+export { POINTER_FILE_NAME, PREVIOUS_SUFFIX, SPECS_FILE_NAME, TREES_FILE_NAME } from "./data-layout.js";
 
 /** Options of {@link DataStore}. */
 export interface DataStoreOptions {
@@ -76,8 +86,9 @@ export const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
 };
 
 /**
- * True when a cache directory holds a non-empty specs file and a non-empty trees file (whether
- * they are valid is for `load` to say). Lets the middleware or CLI choose local or cloud detection.
+ * True when a cache directory holds a pair to load: the generation its pointer names (or the
+ * previous one), else (no pointer) a non-empty `hd3specs.json` and `hd3trees.json`. Whether the
+ * pair is valid is for `load` to say. Lets the middleware or CLI choose local or cloud detection.
  */
 export async function hasCachedData(
   dir: string,
@@ -91,46 +102,73 @@ export async function hasCachedData(
       return false;
     }
   };
-  const [specs, trees] = await Promise.all([
-    usable(join(dir, SPECS_FILE_NAME)),
-    usable(join(dir, TREES_FILE_NAME)),
-  ]);
-  return specs && trees;
+  const pairUsable = async (pair: DataPair | undefined): Promise<boolean> =>
+    pair !== undefined && (await usable(pair.specsFile)) && (await usable(pair.treesFile));
+  let layout: DataLayout;
+  try {
+    layout = await readLayout(dir);
+  } catch {
+    return false;
+  }
+  return (await pairUsable(layout.current)) || (layout.pointer && (await pairUsable(layout.previous)));
 }
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A message without its closing full stop, to go on with a sentence. */
+function clause(text: string): string {
+  return text.replace(/\.+$/, "");
+}
+
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
-  return new HdSyncError(`Sync failed while ${step}: ${reason(cause)}. The data in use is unchanged.`, {
-    cause,
-    ...(context.status === undefined ? {} : { status: context.status }),
-    ...(context.apiMessage === undefined ? {} : { apiMessage: context.apiMessage }),
-  });
+  return new HdSyncError(
+    `Sync failed while ${step}: ${clause(reason(cause))}. The data in use is unchanged.`,
+    {
+      cause,
+      ...(context.status === undefined ? {} : { status: context.status }),
+      ...(context.apiMessage === undefined ? {} : { apiMessage: context.apiMessage }),
+    },
+  );
 }
 
 /**
  * Owns the local data: loads the pair from the cache directory into a {@link LocalEngine} and
- * keeps it fresh with {@link sync}. Sync downloads both files to temporary files in the same
- * directory, validates them by building a complete new data set, flushes them to disk, keeps the
- * previous pair as `*.prev`, renames the new files into place, and only then swaps the running
- * engine's data (one assignment; no detection fails or mixes data). Any failure before the swap —
- * licence (229), network, truncated or malformed download, full disk — leaves the files and the
- * data in use as they were and rejects with an {@link HdSyncError} whose `cause` is the original.
+ * keeps it fresh with {@link sync}.
+ *
+ * A sync writes both files into a new generation directory (`hd3gen-<time>-<pid>-<random>`),
+ * validates them by building a complete new data set, flushes them to disk, and then renames one
+ * small pointer file (`hd3current.json`) over the old one: that one rename decides the pair, so a
+ * sync killed at any point leaves the old pair or the new one, never a mix. The pointer also names
+ * the previous generation, kept for fallback; older ones and the leftovers of interrupted syncs
+ * are removed at the next sync. Only then is the running engine's data swapped (one assignment;
+ * no detection fails or mixes data). Any failure before the pointer's rename — licence (229),
+ * network, truncated or malformed download, full disk — leaves the data in use as it was and
+ * rejects with an {@link HdSyncError} whose `cause` is the original.
+ *
+ * A directory without a pointer (the flat `hd3specs.json` + `hd3trees.json` of earlier versions,
+ * or written by hand) is read as it is; its first sync moves it to generations. `hd3specs.json`
+ * and `hd3trees.json` are kept as copies of the current generation's files for readers that name
+ * them; in a directory with a pointer, nothing reads them.
  */
 export class DataStore {
   /** The cache directory. */
   readonly dir: string;
-  /** Path of the specs file. */
+  /**
+   * Path of the flat specs file: the pair of a directory without a pointer; in one with a
+   * pointer, a copy of the current generation's file for readers that name it.
+   */
   readonly specsFile: string;
-  /** Path of the trees file. */
+  /** Path of the flat trees file (see {@link specsFile}). */
   readonly treesFile: string;
+  /** Path of the pointer file whose rename switches the directory to a new pair. */
+  readonly pointerFile: string;
   private readonly source: DataSource | undefined;
   private readonly logger: Logger;
   private readonly matcher: "compiled" | "naive";
-  private readonly fs: StoreFileSystem;
+  private readonly fs: Required<StoreFileSystem>;
   private readonly warn: (code: string, message: string, details?: Record<string, unknown>) => void;
   private current: LocalEngine | undefined;
   private running: Promise<SyncResult> | undefined;
@@ -144,8 +182,10 @@ export class DataStore {
     });
     const dir = stringOption("dir", o.dir) ?? missingOption("dir", "a directory path");
     this.dir = dir;
-    this.specsFile = join(dir, SPECS_FILE_NAME);
-    this.treesFile = join(dir, TREES_FILE_NAME);
+    const flat = flatPair(dir);
+    this.specsFile = flat.specsFile;
+    this.treesFile = flat.treesFile;
+    this.pointerFile = join(dir, POINTER_FILE_NAME);
     this.source = objectWithMethods<DataSource>(
       "source",
       o.source,
@@ -154,7 +194,7 @@ export class DataStore {
     );
     this.logger = loggerOption("logger", o.logger);
     this.matcher = choiceOption("matcher", o.matcher, ["compiled", "naive"], "compiled");
-    this.fs = (o.fileSystem as StoreFileSystem | undefined) ?? nodeStoreFileSystem;
+    this.fs = { ...nodeStoreFileSystem, ...(o.fileSystem as StoreFileSystem | undefined) };
     this.warn = warnOnce(this.logger);
   }
 
@@ -163,41 +203,57 @@ export class DataStore {
     return this.current;
   }
 
-  /** True when the cache directory holds both files (see {@link hasCachedData}). */
+  /** True when the cache directory holds a pair to load (see {@link hasCachedData}). */
   hasCachedData(): Promise<boolean> {
     return hasCachedData(this.dir, this.fs);
   }
 
   /**
    * Loads the pair from the cache directory into the engine (creating it on first use, swapping
-   * its data afterwards). When the current pair is unusable but the previous pair (`*.prev`)
-   * loads, the previous pair is used and a warning (`HD_STORE_PREVIOUS_DATA`) says so.
+   * its data afterwards). When the current pair is unusable but the previous one (the previous
+   * generation, or the `*.prev` files of a directory without a pointer) loads, the previous pair
+   * is used and a warning (`HD_STORE_PREVIOUS_DATA`) says so.
    *
    * @throws {HdDataError} naming the file and the problem when no usable pair exists.
    */
   async load(): Promise<LocalEngine> {
-    const options = { logger: this.logger, matcher: this.matcher };
+    const layout = await readLayout(this.dir);
     let data: EngineData;
     try {
-      data = await LocalEngine.loadData(this.specsFile, this.treesFile, options);
+      data = await this.loadPair(layout.current);
     } catch (error) {
-      if (!(error instanceof HdDataError)) throw error;
-      const previousSpecs = this.specsFile + PREVIOUS_SUFFIX;
-      const previousTrees = this.treesFile + PREVIOUS_SUFFIX;
+      const previous = layout.previous;
+      if (!(error instanceof HdDataError) || previous === undefined) throw error;
       try {
-        data = await LocalEngine.loadData(previousSpecs, previousTrees, options);
+        data = await this.loadPair(previous);
       } catch {
         throw error;
       }
-      this.warn(
-        "HD_STORE_PREVIOUS_DATA",
-        `${error.message}; using the previous data (${PREVIOUS_SUFFIX} files)`,
-        {
-          file: error.file,
-        },
-      );
+      const which = previous.generation ?? `${PREVIOUS_SUFFIX} files`;
+      this.warn("HD_STORE_PREVIOUS_DATA", `${clause(error.message)}; using the previous data (${which}).`, {
+        file: error.file,
+      });
     }
     return this.install(data);
+  }
+
+  /**
+   * Loads the pair the directory selects now (its pointer's generation, else the flat files)
+   * into a new data set, with no fallback and without installing it: what a process following
+   * the directory calls after a sync, so that a pair that does not load leaves its data as it is.
+   *
+   * @throws {HdDataError} naming the file and the problem.
+   */
+  async loadCurrentData(): Promise<EngineData> {
+    return this.loadPair((await readLayout(this.dir)).current);
+  }
+
+  private async loadPair(pair: DataPair): Promise<EngineData> {
+    await checkSizes(pair, (file) => this.fs.stat(file));
+    return LocalEngine.loadData(pair.specsFile, pair.treesFile, {
+      logger: this.logger,
+      matcher: this.matcher,
+    });
   }
 
   private install(data: EngineData): LocalEngine {
@@ -226,139 +282,230 @@ export class DataStore {
     return this.running;
   }
 
-  private async removeQuietly(...files: string[]): Promise<void> {
-    for (const file of files) {
+  private async removeQuietly(...paths: string[]): Promise<void> {
+    for (const path of paths) {
       try {
-        await this.fs.unlink(file);
+        await this.fs.remove(path);
       } catch {
-        // already gone, or never written
+        // what is left is removed by the next sync
       }
     }
+  }
+
+  /** Removes what interrupted or superseded syncs left (see {@link leftovers}); never fails. */
+  private async removeLeftovers(): Promise<void> {
+    let entries: string[];
+    try {
+      entries = await this.fs.readdir(this.dir);
+    } catch {
+      return;
+    }
+    const layout = await readLayout(this.dir).catch(() => undefined);
+    for (const name of leftovers(entries, layout)) {
+      const path = join(this.dir, name);
+      try {
+        await this.fs.remove(path);
+      } catch (error) {
+        this.warn(
+          "HD_STORE_CLEANUP",
+          `Could not remove ${path}, left by an earlier sync: ${clause(reason(error))}.`,
+        );
+      }
+    }
+  }
+
+  /** A temporary file name beside `file`, owned by this process until `release` is called. */
+  private temporary(file: string): { path: string; release(): void } {
+    const path = `${file}.${ownTag()}.tmp`;
+    const held = claim(basename(path));
+    return { path, release: held.done };
   }
 
   private async runSync(source: DataSource, options: SyncOptions): Promise<SyncResult> {
     const started = performance.now();
     const fs = this.fs;
-    const tag = `${process.pid}-${randomBytes(4).toString("hex")}`;
-    const newSpecs = `${this.specsFile}.${tag}.tmp`;
-    const newTrees = `${this.treesFile}.${tag}.tmp`;
-    const prevSpecs = this.specsFile + PREVIOUS_SUFFIX;
-    const prevTrees = this.treesFile + PREVIOUS_SUFFIX;
-    const keepSpecs = `${prevSpecs}.${tag}.tmp`;
-    const keepTrees = `${prevTrees}.${tag}.tmp`;
-    const temporaries = [newSpecs, newTrees, keepSpecs, keepTrees];
-    const fail = async (step: string, cause: unknown): Promise<never> => {
-      await this.removeQuietly(...temporaries);
-      throw syncError(step, cause);
-    };
-
     try {
       await fs.mkdir(this.dir);
     } catch (error) {
-      return fail(`creating ${this.dir}`, error);
+      throw syncError(`creating ${this.dir}`, error);
     }
+    await this.removeLeftovers();
 
-    // 1. Download both files next to the current ones.
-    const download = (file: "specs" | "trees", toFile: string) => {
-      const request = {
-        toFile,
-        ...(options.onProgress === undefined
-          ? {}
-          : {
-              onProgress: (progress: SyncDownloadProgress) =>
-                options.onProgress?.({
-                  file,
-                  receivedBytes: progress.receivedBytes,
-                  totalBytes: progress.totalBytes,
-                }),
-            }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      };
-      return file === "specs" ? source.fetchSpecs(request) : source.fetchTrees(request);
+    const generation = newGenerationName();
+    const held = [claim(generation)];
+    const pointerTemp = this.temporary(this.pointerFile);
+    held.push({ done: pointerTemp.release });
+    const written: string[] = [join(this.dir, generation), pointerTemp.path];
+    const fail = async (step: string, cause: unknown): Promise<never> => {
+      await this.removeQuietly(...written);
+      throw syncError(step, cause);
     };
-    let specsBytes = 0;
-    let treesBytes = 0;
     try {
-      specsBytes = (await download("specs", newSpecs)).bytes;
-    } catch (error) {
-      return fail("downloading the specs", error);
-    }
-    try {
-      treesBytes = (await download("trees", newTrees)).bytes;
-    } catch (error) {
-      return fail("downloading the trees", error);
-    }
-
-    // 2. Validate by building the complete new data set (what the engine will use).
-    let data: EngineData;
-    try {
-      data = await LocalEngine.loadData(newSpecs, newTrees, { logger: this.logger, matcher: this.matcher });
-    } catch (error) {
-      return fail("validating the downloaded data", error);
-    }
-
-    // 3. Flush the new files, keep the previous pair, then rename the new pair into place.
-    try {
-      await fs.fsync(newSpecs);
-      await fs.fsync(newTrees);
-    } catch (error) {
-      return fail("flushing the downloaded files", error);
-    }
-    const hadPair = await hasCachedData(this.dir, fs);
-    if (hadPair) {
+      const pair = generationFiles(this.dir, generation);
       try {
-        await fs.copy(this.specsFile, keepSpecs);
-        await fs.copy(this.treesFile, keepTrees);
-        await fs.rename(keepSpecs, prevSpecs);
-        await fs.rename(keepTrees, prevTrees);
+        await fs.mkdir(join(this.dir, generation));
       } catch (error) {
-        return fail("keeping the previous data", error);
+        return await fail(`creating ${join(this.dir, generation)}`, error);
       }
-    }
-    try {
-      await fs.rename(newSpecs, this.specsFile);
-    } catch (error) {
-      return fail("installing the specs file", error);
-    }
-    try {
-      await fs.rename(newTrees, this.treesFile);
-    } catch (error) {
-      await this.restoreSpecs(hadPair, prevSpecs, keepSpecs);
-      return fail("installing the trees file", error);
-    }
-    try {
-      await fs.fsync(this.dir);
-    } catch (error) {
-      this.warn("HD_STORE_DIR_FSYNC", `could not flush ${this.dir} after sync: ${reason(error)}`);
-    }
 
-    // 4. Swap the running engine's data in one assignment.
-    const previous = this.current?.dataInfo;
-    const engine = this.install(data);
+      // 1. Download both files into the new generation directory.
+      const download = (file: "specs" | "trees", toFile: string) => {
+        const request = {
+          toFile,
+          ...(options.onProgress === undefined
+            ? {}
+            : {
+                onProgress: (progress: SyncDownloadProgress) =>
+                  options.onProgress?.({
+                    file,
+                    receivedBytes: progress.receivedBytes,
+                    totalBytes: progress.totalBytes,
+                  }),
+              }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        };
+        return file === "specs" ? source.fetchSpecs(request) : source.fetchTrees(request);
+      };
+      let specsBytes = 0;
+      let treesBytes = 0;
+      try {
+        specsBytes = (await download("specs", pair.specsFile)).bytes;
+      } catch (error) {
+        return await fail("downloading the specs", error);
+      }
+      try {
+        treesBytes = (await download("trees", pair.treesFile)).bytes;
+      } catch (error) {
+        return await fail("downloading the trees", error);
+      }
+
+      // 2. Validate by building the complete new data set (what the engine will use).
+      let data: EngineData;
+      try {
+        data = await LocalEngine.loadData(pair.specsFile, pair.treesFile, {
+          logger: this.logger,
+          matcher: this.matcher,
+        });
+      } catch (error) {
+        return await fail("validating the downloaded data", error);
+      }
+
+      // 3. Flush the generation, find the previous pair to keep, and switch the pointer.
+      let record: GenerationRecord;
+      let previous: GenerationRecord | undefined;
+      try {
+        await fs.fsync(pair.specsFile);
+        await fs.fsync(pair.treesFile);
+        await fs.fsync(join(this.dir, generation));
+        record = {
+          generation,
+          specsBytes: (await fs.stat(pair.specsFile)).size,
+          treesBytes: (await fs.stat(pair.treesFile)).size,
+        };
+      } catch (error) {
+        return await fail("flushing the downloaded files", error);
+      }
+      try {
+        previous = await this.previousGeneration(held, written);
+      } catch (error) {
+        return await fail("keeping the previous data", error);
+      }
+      try {
+        await fs.writeFile(pointerTemp.path, pointerText(record, previous));
+        await fs.fsync(pointerTemp.path);
+        await fs.rename(pointerTemp.path, this.pointerFile);
+      } catch (error) {
+        return await fail(`switching ${this.pointerFile} to the new data`, error);
+      }
+      try {
+        await fs.fsync(this.dir);
+      } catch (error) {
+        this.warn("HD_STORE_DIR_FSYNC", `Could not flush ${this.dir} after sync: ${clause(reason(error))}.`);
+      }
+
+      // 4. The new pair is in use on disk: refresh the flat copies, prune, swap the engine's data.
+      await this.refreshFlatCopies(pair);
+      for (const claimHeld of held.splice(0)) claimHeld.done();
+      await this.removeLeftovers();
+      const previousInfo = this.current?.dataInfo;
+      const engine = this.install(data);
+      return {
+        specsBytes,
+        treesBytes,
+        durationMs: performance.now() - started,
+        info: engine.dataInfo,
+        previous: previousInfo,
+      };
+    } finally {
+      for (const claimHeld of held) claimHeld.done();
+    }
+  }
+
+  /**
+   * The generation the new pointer keeps for fallback: the one in use on disk (or its previous
+   * one, when it no longer has the sizes its sync wrote); in a directory without a pointer, the
+   * flat pair, copied into a generation of its own (a copy: a generation shares no file with the
+   * flat names, which anyone may write into).
+   */
+  private async previousGeneration(
+    held: { done(): void }[],
+    written: string[],
+  ): Promise<GenerationRecord | undefined> {
+    const layout = await readLayout(this.dir).catch(() => undefined);
+    if (layout?.pointer) {
+      for (const pair of [layout.current, layout.previous]) {
+        if (pair?.generation === undefined || pair.sizes === undefined) continue;
+        const intact = await checkSizes(pair, (file) => this.fs.stat(file)).then(
+          () => true,
+          () => false,
+        );
+        if (intact) return { generation: pair.generation, ...pair.sizes };
+      }
+      return undefined;
+    }
+    if (!(await hasCachedData(this.dir, this.fs)) || layout === undefined) return undefined;
+    const generation = newGenerationName();
+    held.push(claim(generation));
+    written.push(join(this.dir, generation));
+    const kept = generationFiles(this.dir, generation);
+    await this.fs.mkdir(join(this.dir, generation));
+    await this.fs.copyFile(layout.current.specsFile, kept.specsFile);
+    await this.fs.copyFile(layout.current.treesFile, kept.treesFile);
+    await this.fs.fsync(kept.specsFile);
+    await this.fs.fsync(kept.treesFile);
+    await this.fs.fsync(join(this.dir, generation));
     return {
-      specsBytes,
-      treesBytes,
-      durationMs: performance.now() - started,
-      info: engine.dataInfo,
-      previous,
+      generation,
+      specsBytes: (await this.fs.stat(kept.specsFile)).size,
+      treesBytes: (await this.fs.stat(kept.treesFile)).size,
     };
   }
 
-  /** Puts the previous specs file back after the trees file could not be installed. */
-  private async restoreSpecs(hadPair: boolean, prevSpecs: string, scratch: string): Promise<void> {
-    try {
-      if (hadPair) {
-        await this.removeQuietly(scratch);
-        await this.fs.copy(prevSpecs, scratch);
-        await this.fs.rename(scratch, this.specsFile);
-      } else {
-        await this.fs.unlink(this.specsFile);
+  /**
+   * Replaces `hd3specs.json` and `hd3trees.json` with copies of the new generation's files, for
+   * readers that name the files. Copies, not hard links: a hand edit of a flat file must not
+   * change a generation. They are replaced one after the other: only the pointer guarantees a
+   * matching pair. A failure is a warning; the sync has succeeded.
+   */
+  private async refreshFlatCopies(pair: { specsFile: string; treesFile: string }): Promise<void> {
+    for (const [from, to] of [
+      [pair.specsFile, this.specsFile],
+      [pair.treesFile, this.treesFile],
+    ] as const) {
+      const temp = this.temporary(to);
+      try {
+        await this.fs.copyFile(from, temp.path);
+        await this.fs.rename(temp.path, to);
+      } catch (error) {
+        await this.removeQuietly(temp.path);
+        this.warn(
+          "HD_STORE_FLAT_COPY",
+          `Could not refresh ${to} after sync (${clause(reason(error))}); the data in use is the new one, named by ${this.pointerFile}.`,
+        );
+        return;
+      } finally {
+        temp.release();
       }
-    } catch (error) {
-      this.warn(
-        "HD_STORE_ROLLBACK",
-        `could not restore ${this.specsFile} after a failed sync (${reason(error)}); the previous pair is in the ${PREVIOUS_SUFFIX} files`,
-      );
     }
   }
 }

@@ -12,6 +12,7 @@ export {
   DataStore,
   type DataStoreOptions,
   hasCachedData,
+  POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
   SPECS_FILE_NAME,
   type SyncOptions,

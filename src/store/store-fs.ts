@@ -1,7 +1,7 @@
-// The few file-system calls the data store makes, injectable so tests can simulate a full disk.
+// The few file-system calls the data store makes, injectable so tests can simulate a full disk or a kill.
 
 import { constants } from "node:fs";
-import { copyFile, link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 
 /** File-system operations used by the data store (all promise-based, Node semantics). */
 export interface StoreFileSystem {
@@ -11,12 +11,23 @@ export interface StoreFileSystem {
   unlink(file: string): Promise<void>;
   /** Copies (or hard-links) `from` to `to`, which must not exist. */
   copy(from: string, to: string): Promise<void>;
+  /**
+   * Copies `from` to `to`, which must not exist, as a file of its own (never a hard link: a
+   * write into one must not change the other). Default: Node's, cloning where the file system can.
+   */
+  copyFile?(from: string, to: string): Promise<void>;
   /** Flushes a file (or a directory entry list) to the disk. */
   fsync(path: string): Promise<void>;
+  /** Creates or replaces a small file. Default: Node's. */
+  writeFile?(file: string, text: string): Promise<void>;
+  /** The names in a directory. Default: Node's. */
+  readdir?(dir: string): Promise<string[]>;
+  /** Removes a file or a directory with its contents; nothing to remove is not an error. Default: Node's. */
+  remove?(path: string): Promise<void>;
 }
 
-/** The real file system. `copy` hard-links when it can and copies otherwise. */
-export const nodeStoreFileSystem: StoreFileSystem = {
+/** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
+export const nodeStoreFileSystem: Required<StoreFileSystem> = {
   async mkdir(dir) {
     await mkdir(dir, { recursive: true });
   },
@@ -46,4 +57,8 @@ export const nodeStoreFileSystem: StoreFileSystem = {
       await handle.close();
     }
   },
+  copyFile: (from, to) => copyFile(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE),
+  writeFile: (file, text) => writeFile(file, text),
+  readdir: (dir) => readdir(dir),
+  remove: (path) => rm(path, { recursive: true, force: true }),
 };

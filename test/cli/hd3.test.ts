@@ -386,7 +386,12 @@ describe("hd3 sync (loopback test server)", () => {
     expect(result.stdout).toContain(`Synced the device database into ${dir}`);
     expect(result.stdout).toMatch(/devices\s+4\n/);
     expect(result.stderr).toMatch(/^specs .*\d+(\.\d)? (B|KB)$/m);
-    expect(readdirSync(dir).sort()).toEqual(["hd3specs.json", "hd3trees.json"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "hd3current.json",
+      expect.stringMatching(/^hd3gen-/),
+      "hd3specs.json",
+      "hd3trees.json",
+    ]);
     expect(server.requests.map((r) => r.call)).toEqual(["fetchspecs", "fetchtrees"]);
     expect(result.stdout + result.stderr).not.toContain("sync-secret-789");
 
@@ -422,6 +427,7 @@ describe("hd3 sync (loopback test server)", () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^hd3: Sync failed .*229.*\[ERR_HD_SYNC, cause ERR_HD_LICENCE\]$/m);
     expect(result.stderr).toContain("Ultimate Detection");
+    expect(result.stderr).toContain("Your licence may have expired. The data in use is unchanged.");
     expect(readdirSync(dir).sort()).toEqual(["hd3specs.json", "hd3trees.json"]);
     expect(readFileSync(join(dir, "hd3specs.json"), "utf8")).toBe(before);
   });

@@ -12,6 +12,7 @@ import { JsonSpanScanner } from "../../src/server/json-spans.js";
 import { digestHeader } from "../server/digest-header.js";
 import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
+import { switchToBrokenPair } from "../support/data-dir.js";
 import { missingCommand, skipWhenMissing } from "../support/requirements.js";
 import { type BuiltPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import {
@@ -276,12 +277,25 @@ describe("hd3 serve --data-dir", () => {
       await expect.poll(async () => (await client.vendors()).vendor, { timeout: 5_000 }).toContain("Samsung");
       expect(server.stderr()).toContain(`reloaded ${dir} (58 devices`);
 
-      writeFileSync(join(dir, "broken.tmp"), '{"trees": {');
-      renameSync(join(dir, "broken.tmp"), join(dir, "hd3trees.json"));
+      // What `hd3 sync` left is in use (a download: status and message included): the downloads serve it.
+      const pointer = JSON.parse(readFileSync(join(dir, "hd3current.json"), "utf8"));
+      const inUse = join(dir, pointer.current.generation, "hd3trees.json");
+      const before = join(built.scratch("serve-follow-downloads"), "trees.json");
+      await client.fetchTrees({ toFile: before });
+      expect(readFileSync(before, "utf8")).toBe(readFileSync(inUse, "utf8"));
+
+      // A new pair that does not load is refused: detections and downloads stay on the pair in use.
+      switchToBrokenPair(dir);
       await expect
         .poll(() => server.stderr(), { timeout: 5_000 })
         .toContain(`the data in ${dir} does not load, still serving the previous data`);
       expect((await client.detect({ "user-agent": GALAXY_S24 })).hd_specs?.general_model).toBe("Galaxy S24");
+      const after = join(built.scratch("serve-follow-downloads"), "trees-after.json");
+      await client.fetchTrees({ toFile: after });
+      expect(readFileSync(after, "utf8")).toBe(readFileSync(inUse, "utf8"));
+      expect((await client.fetchSpecs()).devices).toHaveLength(58);
+      const archive = join(built.scratch("serve-follow-downloads"), "ultimate.zip");
+      expect((await client.fetchArchive({ toFile: archive })).bytes).toBeGreaterThan(1000);
     } finally {
       await client.close();
     }
@@ -359,7 +373,13 @@ describe("hd3 sync --archive from hd3 serve", () => {
     };
     const result = await runHd3(built, ["sync", "--archive", "--json", "--data-dir", dir], credentials);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ devices: 58 });
+    // The archive carries the data version: the summary states it as the served files do.
+    const sampleVersion = (file: string) => JSON.parse(readFileSync(file, "utf8"))._notice.generated;
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      devices: 58,
+      specsGenerated: sampleVersion(SAMPLE_SPECS),
+      treesGenerated: sampleVersion(SAMPLE_TREES),
+    });
     expect(result.stderr).toContain("from the fetcharchive archive");
     const synced = readFileSync(join(dir, "hd3trees.json"), "utf8");
     const spans = new JsonSpanScanner(["trees"]).push(readFileSync(SAMPLE_TREES));

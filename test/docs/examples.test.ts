@@ -197,10 +197,12 @@ describe("examples/", () => {
       const result = await runExample("archive-sync.js", { ...env, HD_DATA_DIR: dir });
       expect(unexpectedStderr(result.stderr)).toBe("");
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^archive of \d+ bytes\n58 devices, trees of /);
+      // The archive carries the data version: the trees' date is stated.
+      expect(result.stdout).toMatch(/^archive of \d+ bytes\n58 devices, trees of \d{4}-\d\d-\d\d/);
       expect(server.count("fetcharchive")).toBe(2);
       expect(server.count("fetchspecs")).toBe(0);
       expect((await readdir(dir)).filter((name) => name.endsWith(".json")).sort()).toEqual([
+        "hd3current.json",
         "hd3specs.json",
         "hd3trees.json",
       ]);
@@ -351,11 +353,13 @@ describe("examples/", () => {
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/^58 devices, trees of /);
       expect(first.stdout).toContain("now using trees of");
+      // Two syncs: the pointer, the current and the previous generation, the flat copies.
       expect((await readdir(dir)).sort()).toEqual([
+        "hd3current.json",
+        expect.stringMatching(/^hd3gen-/),
+        expect.stringMatching(/^hd3gen-/),
         "hd3specs.json",
-        "hd3specs.json.prev",
         "hd3trees.json",
-        "hd3trees.json.prev",
       ]);
       const downloads = server.count("fetchspecs");
       const second = await runExample("data-store.js", { ...env, HD_DATA_DIR: dir });

@@ -1,6 +1,6 @@
 // A running app with cacheDir follows `hd3 sync`: new data within seconds, no restart, no failed request.
 
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,7 @@ import { engineForDir } from "../../src/middleware/dir-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";
+import { switchToBrokenPair } from "../support/data-dir.js";
 import { recordingLogger } from "./helpers.js";
 import { TINY_SPECS, TINY_TREES } from "./tiny-data.js";
 
@@ -167,9 +168,7 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
   it("refuses a new pair that does not load: the data in use stays, and onEvent, the logger and metrics() say so", async () => {
     const before = middleware.metrics().local.data;
     const traffic = steadyTraffic();
-    const broken = join(cacheDir, "hd3specs.json.broken");
-    writeFileSync(broken, '{"devices": [ {"Device": ');
-    renameSync(broken, join(cacheDir, "hd3specs.json"));
+    const broken = switchToBrokenPair(cacheDir);
     await expect
       .poll(() => events.filter((e) => e.type === "data-reload-failed").length, { timeout: 5_000 })
       .toBe(1);
@@ -184,7 +183,7 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
     expect(local.reloads).toMatchObject({
       succeeded: 1,
       failed: 1,
-      lastError: { code: "ERR_HD_DATA", message: expect.stringContaining("hd3specs.json") },
+      lastError: { code: "ERR_HD_DATA", message: expect.stringContaining(broken) },
     });
 
     // The next sync mends it.

@@ -5,7 +5,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { open as openZip } from "yauzl";
 import { createApiHttpServer } from "../../src/server/api-http-server.js";
+import { noticeComment } from "../../src/server/archive-builder.js";
 import { ArchiveCache } from "../../src/server/archive-cache.js";
 import { digestHeader } from "./digest-header.js";
 import { FakeEngine } from "./fake-engine.js";
@@ -95,6 +97,25 @@ describe("fetcharchive", () => {
       expect(treesText).toContain(byName.get(`${name}.json`));
     }
     expect(entries).toHaveLength(specs.devices.length + specs.extras.length + treeNames.length);
+  });
+
+  it("carries the data files' _notice (the data version) in the archive comment, as ASCII, beside the same entries", async () => {
+    const { bytes } = await fetchArchive();
+    const file = join(scratch, "comment.zip");
+    await writeFile(file, bytes);
+    const comment = await new Promise<string>((resolve, reject) => {
+      openZip(file, { lazyEntries: true }, (error, zip) => {
+        if (error || zip === undefined) reject(error);
+        else {
+          resolve(zip.comment);
+          zip.close();
+        }
+      });
+    });
+    expect(comment).toMatch(/^[\x20-\x7e]+$/);
+    const specs = JSON.parse(await readFile(SAMPLE_SPECS, "utf8"));
+    const trees = JSON.parse(await readFile(SAMPLE_TREES, "utf8"));
+    expect(JSON.parse(comment)).toEqual({ _notice: { specs: specs._notice, trees: trees._notice } });
   });
 
   it("builds the archive once per data version, even for concurrent downloads", async () => {
@@ -215,5 +236,22 @@ describe("ArchiveCache", () => {
     expect((await again.handle.stat()).size).toBe(again.size);
     again.release();
     cache.release();
+  });
+});
+
+describe("noticeComment", () => {
+  it("escapes what is not ASCII, keeps what parses, and gives up on what does not fit a ZIP comment", () => {
+    const comment = noticeComment({
+      specs: Buffer.from('{"generated":"2025-01-01 00:00:00","note":"Ünïcødé 端末 📱"}'),
+      trees: Buffer.from("not json"),
+    });
+    expect(comment).toMatch(/^[\x20-\x7e]+$/);
+    expect(JSON.parse(comment ?? "")).toEqual({
+      _notice: { specs: { generated: "2025-01-01 00:00:00", note: "Ünïcødé 端末 📱" } },
+    });
+    expect(noticeComment({})).toBeUndefined();
+    expect(
+      noticeComment({ specs: Buffer.from(JSON.stringify({ note: "x".repeat(70_000) })) }),
+    ).toBeUndefined();
   });
 });

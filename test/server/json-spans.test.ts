@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { type JsonSpan, JsonSpanError, JsonSpanScanner } from "../../src/server/json-spans.js";
 
-function scan(text: string, wanted: string[], chunkBytes = Number.POSITIVE_INFINITY) {
+function scan(text: string, wanted: string[], chunkBytes = Number.POSITIVE_INFINITY, whole: string[] = []) {
   const bytes = Buffer.from(text);
-  const scanner = new JsonSpanScanner(wanted);
+  const scanner = new JsonSpanScanner(wanted, whole);
   const spans: JsonSpan[] = [];
   for (let at = 0; at < bytes.length; at += Math.min(chunkBytes, bytes.length)) {
     spans.push(...scanner.push(bytes.subarray(at, Math.min(bytes.length, at + chunkBytes))));
@@ -45,6 +45,14 @@ describe("JsonSpanScanner", () => {
 
   it("skips keys it was not asked for, nested ones with the same name included", () => {
     expect(scan(TEXT, ["trees"]).map((span) => span.name)).toEqual(["user-agent0", "profile0", 'we"ird']);
+  });
+
+  it("gives a whole top-level object when asked, for any chunk size, and skips a value of another kind", () => {
+    const notice = { key: "_notice", name: undefined, text: '{"devices":[{"x":1}]}' };
+    for (const size of [1, 5, 64]) {
+      expect(scan(TEXT, ["devices"], size, ["_notice"])).toEqual([notice, ...expected.slice(0, 2)]);
+    }
+    expect(scan('{"_notice":"text","devices":[]}', ["devices"], 4, ["_notice"])).toEqual([]);
   });
 
   it.each([

@@ -21,6 +21,7 @@ const users = [
   { username: "alice", secret: "s3cret", downloads: true },
   { username: "bob", secret: "hunter2", downloads: false },
 ];
+const TREES_VERSION = "2026-02-03 04:05:06";
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
@@ -36,6 +37,8 @@ beforeAll(async () => {
   await mkdir(served);
   // Integer-like keys after a word key: JSON.parse would move "6620" first.
   const trees = JSON.parse(await readFile(SAMPLE_TREES, "utf8"));
+  // A trees version of its own, and a note beyond ASCII: each notice must reach its own file.
+  trees._notice = { ...trees._notice, generated: TREES_VERSION, note: "Données d'essai · 試験" };
   const text = JSON.stringify(trees).replace(
     '"trees":{',
     '"trees":{"x-test0":{"10":{"zeta":{"zeta1":"1","6620":"2"}}},',
@@ -94,7 +97,11 @@ describe("ArchiveDataSource", () => {
     const result = await store.sync();
     expect(downloads).toBe(1);
     expect(result.info.devices).toBe(58);
-    expect(await readdir(dir)).toEqual(["hd3specs.json", "hd3trees.json"]);
+    expect((await readdir(dir)).filter((name) => !name.startsWith("hd3gen-"))).toEqual([
+      "hd3current.json",
+      "hd3specs.json",
+      "hd3trees.json",
+    ]);
     const reference = await LocalEngine.fromFiles(
       join(served, "hd3specs.json"),
       join(served, "hd3trees.json"),
@@ -104,6 +111,25 @@ describe("ArchiveDataSource", () => {
     );
     expect(store.engine?.detect({ "user-agent": IPHONE })).toEqual(
       reference.detect({ "user-agent": IPHONE }),
+    );
+  });
+
+  it("carries each download's data version (_notice) through the archive", async () => {
+    const store = new DataStore({
+      dir,
+      source: new ArchiveDataSource({ client: clientAs() }),
+      logger: silentLogger,
+    });
+    const { info } = await store.sync();
+    const servedSpecs = JSON.parse(await readFile(join(served, "hd3specs.json"), "utf8"));
+    const servedTrees = JSON.parse(await readFile(join(served, "hd3trees.json"), "utf8"));
+    expect(info.specsGenerated).toBe(servedSpecs._notice.generated);
+    expect(info.treesGenerated).toBe(TREES_VERSION);
+    expect(JSON.parse(await readFile(join(dir, "hd3specs.json"), "utf8"))._notice).toEqual(
+      servedSpecs._notice,
+    );
+    expect(JSON.parse(await readFile(join(dir, "hd3trees.json"), "utf8"))._notice).toEqual(
+      servedTrees._notice,
     );
   });
 
@@ -119,7 +145,6 @@ describe("ArchiveDataSource", () => {
     const original = JSON.parse(await readFile(join(served, "hd3trees.json"), "utf8"));
     expect(JSON.parse(written)).toEqual({
       ...original,
-      _notice: undefined,
       message: "OK",
       status: 0,
       trees: original.trees,
@@ -175,6 +200,26 @@ describe("ArchiveDataSource", () => {
     }
   });
 
+  it("reads an archive without our comment (the vendor's, another tool's) as one stating no data version", async () => {
+    const record = '{"Device":{"_id":"1","hd_specs":{"general_vendor":"A","general_model":"B"}}}';
+    const entries = [
+      ["Device_1.json", record],
+      ["user-agent0.json", '{"10":{"b":{"bb":"1"}}}'],
+    ] as const;
+    for (const comment of [
+      undefined,
+      "Handset Detection data",
+      '{"_notice":"2024"}',
+      '{"_notice":{"specs":[1]}}',
+    ]) {
+      const source = new ArchiveDataSource({
+        client: { fetchArchive: (options) => writeZip(options.toFile, entries, comment) },
+      });
+      const { info } = await new DataStore({ dir, source, logger: silentLogger }).sync();
+      expect(info).toMatchObject({ devices: 1, specsGenerated: undefined, treesGenerated: undefined });
+    }
+  });
+
   it("rejects options without a client that can fetch an archive", () => {
     expect(() => new ArchiveDataSource({ client: {} as never })).toThrow(
       expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option: "client" }),
@@ -185,10 +230,10 @@ describe("ArchiveDataSource", () => {
   });
 });
 
-async function writeZip(file: string, entries: readonly (readonly [string, string])[]) {
+async function writeZip(file: string, entries: readonly (readonly [string, string])[], comment?: string) {
   const zip = new ZipFile();
   for (const [name, text] of entries) zip.addBuffer(Buffer.from(text), name, { compress: false });
-  zip.end();
+  zip.end(comment === undefined ? undefined : ({ comment } as Parameters<ZipFile["end"]>[0]));
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   await writeFile(file, Buffer.concat(chunks));

@@ -1,11 +1,11 @@
-// DataFollower: a completed sync (a pair renamed into place) is noticed once, by the watch or by the poll.
+// DataFollower: a completed sync (a pointer, or a flat pair, renamed into place) is noticed once, by the watch or by the poll.
 
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { DataFollower, filesSignature } from "../../src/store/data-follower.js";
+import { DataFollower, filesSignature, pairSignature } from "../../src/store/data-follower.js";
 
 const followers: DataFollower[] = [];
 const dirs: string[] = [];
@@ -132,6 +132,46 @@ describe("DataFollower", () => {
     install(specs, '{"v":4}');
     await delay(200);
     expect(calls).toBe(2);
+  });
+
+  it("with a pointer, counts only the pointer's rename: flat files and generation directories are no change", async () => {
+    const { dir, specs, trees } = pairDir();
+    const pointerFile = join(dir, "hd3current.json");
+    install(pointerFile, '{"v":1}');
+    const changes: number[] = [];
+    const follower = new DataFollower({
+      files: [specs, trees],
+      pointerFile,
+      settleMs: 30,
+      pollIntervalMs: 40,
+      onChange: () => {
+        changes.push(Date.now());
+      },
+    });
+    followers.push(follower);
+    // What a sync writes before the switch (its generation) and after it (the flat copies).
+    mkdirSync(join(dir, "hd3gen-20250101T000000000Z-1-00000000"));
+    writeFileSync(join(dir, "hd3gen-20250101T000000000Z-1-00000000", "hd3specs.json"), '{"v":2}');
+    install(specs, '{"v":2}');
+    install(trees, '{"v":2}');
+    await delay(300);
+    await follower.check();
+    expect(changes).toEqual([]);
+    install(pointerFile, '{"v":2}');
+    await expect.poll(() => changes.length, { timeout: 3_000 }).toBe(1);
+    await delay(200);
+    expect(changes).toHaveLength(1);
+  });
+
+  it("signs a directory by its pointer while there is one, else by its flat files", async () => {
+    const { dir, specs, trees } = pairDir();
+    const pointerFile = join(dir, "hd3current.json");
+    expect(await pairSignature(pointerFile, [specs, trees])).toBe(await filesSignature([specs, trees]));
+    install(pointerFile, '{"v":1}');
+    const withPointer = await pairSignature(pointerFile, [specs, trees]);
+    expect(withPointer).toBe(`pointer:${await filesSignature([pointerFile])}`);
+    install(specs, '{"v":2}');
+    expect(await pairSignature(pointerFile, [specs, trees])).toBe(withPointer);
   });
 
   it("signs a pair by its files, and not at all while one is missing or empty", async () => {

@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import type { DataSource, SyncDownloadOptions } from "../../src/store/data-sourc
 import {
   DataStore,
   hasCachedData,
+  POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
   SPECS_FILE_NAME,
   TREES_FILE_NAME,
@@ -64,11 +66,23 @@ function seed(specs = OLD_SPECS, trees = OLD_TREES): void {
   writeFileSync(join(dir, TREES_FILE_NAME), trees);
 }
 
-function snapshot(): Record<string, string> {
+/** Every file under the directory, by relative path, with its text. */
+function snapshot(under = dir, prefix = ""): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of readdirSync(dir).sort()) out[name] = readFileSync(join(dir, name), "utf8");
+  for (const name of readdirSync(under).sort()) {
+    const path = join(under, name);
+    if (statSync(path).isDirectory()) Object.assign(out, snapshot(path, `${prefix}${name}/`));
+    else out[prefix + name] = readFileSync(path, "utf8");
+  }
   return out;
 }
+
+/** The pointer of the directory, parsed. */
+function pointer(): { current: { generation: string }; previous?: { generation: string } } {
+  return JSON.parse(readFileSync(join(dir, POINTER_FILE_NAME), "utf8"));
+}
+
+const GENERATION = /^hd3gen-\d{8}T\d{9}Z-\d+-[0-9a-f]{8}$/;
 
 const model = (store: DataStore) => store.engine?.detect({ "user-agent": "Nokia" }).hd_specs?.general_model;
 
@@ -121,6 +135,68 @@ describe("DataStore.load", () => {
     expect(codes).toContain("HD_STORE_PREVIOUS_DATA");
   });
 
+  /** A directory synced twice: OLD is the previous generation, NEW the current one. */
+  async function syncedTwice(): Promise<{ current: string; previous: string }> {
+    await new DataStore({ dir, source: fakeSource(OLD_SPECS, OLD_TREES), logger: silentLogger }).sync();
+    await new DataStore({ dir, source: fakeSource(NEW_SPECS, NEW_TREES), logger: silentLogger }).sync();
+    const { current, previous } = pointer();
+    return { current: current.generation, previous: previous?.generation ?? "" };
+  }
+
+  it("loads the generation the pointer names, whatever the flat files hold", async () => {
+    await syncedTwice();
+    writeFileSync(join(dir, SPECS_FILE_NAME), OLD_SPECS); // a hand copy, or a reader's stale file
+    writeFileSync(join(dir, TREES_FILE_NAME), "{broken");
+    const store = new DataStore({ dir, logger: silentLogger });
+    await store.load();
+    expect(model(store)).toBe("New");
+    expect(await store.hasCachedData()).toBe(true);
+  });
+
+  it.each([
+    ["does not load", (file: string) => writeFileSync(file, `{"trees": ${"[".repeat(10)}`)],
+    ["was cut short since its sync", (file: string) => writeFileSync(file, NEW_TREES.slice(0, -1))],
+    ["is gone", (file: string) => rmSync(file)],
+  ])(
+    "falls back to the previous generation when the current one %s, with a warning",
+    async (_name, damage) => {
+      const { current, previous } = await syncedTwice();
+      damage(join(dir, current, TREES_FILE_NAME));
+      const warnings: { message: string; code: unknown }[] = [];
+      const store = new DataStore({
+        dir,
+        logger: { warn: (message, details) => warnings.push({ message, code: details?.code }) },
+      });
+      await store.load();
+      expect(model(store)).toBe("Old");
+      const warning = warnings.find((w) => w.code === "HD_STORE_PREVIOUS_DATA");
+      expect(warning?.message).toContain(previous);
+      expect(warning?.message).not.toMatch(/\.\.|\.;/);
+      // A process following the directory takes the current pair or nothing.
+      await expect(new DataStore({ dir, logger: silentLogger }).loadCurrentData()).rejects.toMatchObject({
+        code: "ERR_HD_DATA",
+        file: join(dir, current, TREES_FILE_NAME),
+      });
+    },
+  );
+
+  it.each([
+    ["not JSON", "{format"],
+    ["another format", '{"format":2}'],
+    [
+      "a path outside the directory",
+      '{"format":1,"current":{"generation":"../elsewhere","specsBytes":1,"treesBytes":1}}',
+    ],
+  ])("refuses a pointer that is %s, naming it", async (_name, text) => {
+    seed();
+    writeFileSync(join(dir, POINTER_FILE_NAME), text);
+    await expect(new DataStore({ dir, logger: silentLogger }).load()).rejects.toMatchObject({
+      code: "ERR_HD_DATA",
+      file: join(dir, POINTER_FILE_NAME),
+    });
+    expect(await hasCachedData(dir)).toBe(false);
+  });
+
   it("validates its options, naming the option", () => {
     expect(() => new DataStore({ dir: "" })).toThrow(expect.objectContaining({ option: "dir" }));
     expect(() => new DataStore({ dir, source: {} as DataSource })).toThrow(
@@ -133,7 +209,7 @@ describe("DataStore.load", () => {
 });
 
 describe("DataStore.sync", () => {
-  it("downloads to temporary files, installs the pair, keeps the previous one and swaps the engine", async () => {
+  it("downloads into a generation directory, switches the pointer to it, keeps the previous pair and swaps the engine", async () => {
     seed();
     const source = fakeSource(NEW_SPECS, NEW_TREES);
     const store = new DataStore({ dir, source, logger: silentLogger });
@@ -145,13 +221,35 @@ describe("DataStore.sync", () => {
     expect(result).toMatchObject({ specsBytes: NEW_SPECS.length, treesBytes: NEW_TREES.length });
     expect(result.previous?.devices).toBe(1);
     expect(progress).toEqual([`specs:${NEW_SPECS.length}`, `trees:${NEW_TREES.length}`]);
-    expect(source.calls[0]).toMatch(new RegExp(`${SPECS_FILE_NAME}\\.[^/]+\\.tmp$`));
-    expect(snapshot()).toEqual({
+    const { current, previous } = pointer();
+    expect(current.generation).toMatch(GENERATION);
+    expect(previous?.generation).toMatch(GENERATION);
+    expect(source.calls[0]).toBe(`specs -> ${join(dir, current.generation, SPECS_FILE_NAME)}`);
+    // The old flat pair became the previous generation; the flat files are copies of the new one.
+    const { [POINTER_FILE_NAME]: _pointer, ...files } = snapshot();
+    expect(files).toEqual({
       [SPECS_FILE_NAME]: NEW_SPECS,
-      [SPECS_FILE_NAME + PREVIOUS_SUFFIX]: OLD_SPECS,
       [TREES_FILE_NAME]: NEW_TREES,
-      [TREES_FILE_NAME + PREVIOUS_SUFFIX]: OLD_TREES,
+      [`${current.generation}/${SPECS_FILE_NAME}`]: NEW_SPECS,
+      [`${current.generation}/${TREES_FILE_NAME}`]: NEW_TREES,
+      [`${previous?.generation}/${SPECS_FILE_NAME}`]: OLD_SPECS,
+      [`${previous?.generation}/${TREES_FILE_NAME}`]: OLD_TREES,
     });
+  });
+
+  it("keeps the previous generation and removes older ones at the next sync", async () => {
+    const first = new DataStore({ dir, source: fakeSource(OLD_SPECS, OLD_TREES), logger: silentLogger });
+    await first.sync();
+    const oldest = pointer().current.generation;
+    const store = new DataStore({ dir, source: fakeSource(NEW_SPECS, NEW_TREES), logger: silentLogger });
+    await store.sync();
+    const middle = pointer().current.generation;
+    expect(pointer().previous?.generation).toBe(oldest);
+    await store.sync();
+    expect(pointer().previous?.generation).toBe(middle);
+    const generations = readdirSync(dir).filter((name) => GENERATION.test(name));
+    expect(generations.sort()).toEqual([middle, pointer().current.generation].sort());
+    expect(model(store)).toBe("New");
   });
 
   it("creates the directory and the engine on a first sync", async () => {
@@ -163,7 +261,14 @@ describe("DataStore.sync", () => {
     });
     await store.sync();
     expect(model(store)).toBe("New");
-    expect(readdirSync(target).sort()).toEqual([SPECS_FILE_NAME, TREES_FILE_NAME]);
+    const names = readdirSync(target).sort();
+    expect(names).toEqual([
+      POINTER_FILE_NAME,
+      expect.stringMatching(GENERATION),
+      SPECS_FILE_NAME,
+      TREES_FILE_NAME,
+    ]);
+    expect(readdirSync(join(target, names[1] ?? "")).sort()).toEqual([SPECS_FILE_NAME, TREES_FILE_NAME]);
   });
 
   const failures: Array<[string, () => DataSource, string]> = [
@@ -237,20 +342,22 @@ describe("DataStore.sync", () => {
       rename: wrap("rename", nodeStoreFileSystem.rename),
       unlink: nodeStoreFileSystem.unlink,
       copy: wrap("copy", nodeStoreFileSystem.copy),
+      copyFile: wrap("copyFile", nodeStoreFileSystem.copyFile),
       fsync: wrap("fsync", nodeStoreFileSystem.fsync),
+      writeFile: wrap("writeFile", nodeStoreFileSystem.writeFile),
+      readdir: nodeStoreFileSystem.readdir,
+      remove: nodeStoreFileSystem.remove,
     };
   };
 
   it.each([
+    ["creating the generation directory", (op: string, args: string[]) => op === "mkdir" && args[0] !== dir],
     ["flushing the new files", (op: string) => op === "fsync"],
-    ["keeping the previous pair", (op: string) => op === "copy"],
+    ["keeping the previous pair", (op: string) => op === "copyFile"],
+    ["writing the pointer", (op: string) => op === "writeFile"],
     [
-      "installing the specs",
-      (op: string, args: string[]) => op === "rename" && args[1] === join(dir, SPECS_FILE_NAME),
-    ],
-    [
-      "installing the trees",
-      (op: string, args: string[]) => op === "rename" && args[1] === join(dir, TREES_FILE_NAME),
+      "switching the pointer",
+      (op: string, args: string[]) => op === "rename" && args[1] === join(dir, POINTER_FILE_NAME),
     ],
   ])("leaves the current pair in place when the disk fails while %s", async (_name, failOn) => {
     seed();
@@ -263,11 +370,23 @@ describe("DataStore.sync", () => {
     await store.load();
     const error = await store.sync().catch((e: unknown) => e as { code: string; cause: { code: string } });
     expect(error).toMatchObject({ code: "ERR_HD_SYNC", cause: { code: "ENOSPC" } });
-    const files = snapshot();
-    expect(files[SPECS_FILE_NAME]).toBe(OLD_SPECS);
-    expect(files[TREES_FILE_NAME]).toBe(OLD_TREES);
-    expect(Object.keys(files).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(snapshot()).toEqual({ [SPECS_FILE_NAME]: OLD_SPECS, [TREES_FILE_NAME]: OLD_TREES });
     expect(model(store)).toBe("Old");
+  });
+
+  it("reports a failed flat copy after the switch as a warning: the sync has succeeded", async () => {
+    const warnings: unknown[] = [];
+    const store = new DataStore({
+      dir,
+      source: fakeSource(NEW_SPECS, NEW_TREES),
+      logger: { warn: (_message, details) => warnings.push(details?.code) },
+      fileSystem: failingFs((op, args) => op === "rename" && args[1] === join(dir, TREES_FILE_NAME)),
+    });
+    await store.sync();
+    expect(warnings.filter((code) => String(code).startsWith("HD_STORE_"))).toEqual(["HD_STORE_FLAT_COPY"]);
+    expect(model(store)).toBe("New");
+    expect(Object.keys(snapshot()).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    await expect(new DataStore({ dir, logger: silentLogger }).load()).resolves.toBeDefined();
   });
 
   it("shares one sync between concurrent callers", async () => {

@@ -7,9 +7,10 @@ import { printJson, printPairs } from "../output.js";
 import { formatBytes, ProgressBar } from "../progress.js";
 
 /**
- * Runs `hd3 sync` with `DataStore.sync`: both files download to temporary files in the data
- * directory, are validated by building the engine's data from them, and only then replace the
- * previous pair (kept as `*.prev`). Any failure leaves the previous files as they were. With
+ * Runs `hd3 sync` with `DataStore.sync`: both files download into a new generation directory,
+ * are validated by building the engine's data from them, and only then does one rename of the
+ * directory's pointer select them (the previous pair is kept). Any failure, a kill included,
+ * leaves the previous pair in use. With
  * `--archive` the pair comes from one fetcharchive download (`ArchiveDataSource`), through the
  * same sync.
  */
