@@ -132,11 +132,25 @@ export class DeviceResolver {
     const geoIp = this.#c.geoip && ip ? ip : undefined;
     if (memo === undefined)
       return this.#miss(this.#context(applyEvidence(picked), geoIp, undefined, undefined));
+    return this.#lookUp(memo, picked, geoIp, false);
+  }
+
+  /**
+   * The memo look-up of {@link resolve}. `applied`: `picked` already went through
+   * `applyEvidence`, whose key leaves out the hints that failed to parse; a miss under the key as
+   * sent looks again under that one, so malformed hints never get memo entries of their own.
+   */
+  #lookUp(
+    memo: Memo,
+    picked: PickedHeaders,
+    geoIp: string | undefined,
+    applied: boolean,
+  ): Device | Promise<Device> {
     const d = memo.get(picked.key);
     const g = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
     if (isThenable(d) || isThenable(g)) {
       const ctx = this.#context(picked, geoIp, undefined, undefined);
-      return this.#bounded(ctx, this.#readAsync(ctx, d, g));
+      return this.#bounded(ctx, this.#readAsync(memo, ctx, d, g, applied));
     }
     const device = this.#current(asDevice(d));
     const geo = asGeo(g);
@@ -149,8 +163,10 @@ export class DeviceResolver {
       this.#c.metrics.memoHits++;
       return buildDevice(device.value, "memo", geo?.value.geoip, undefined, picked);
     }
+    const evidence = applied ? picked : applyEvidence(picked);
+    if (evidence.key !== picked.key) return this.#lookUp(memo, evidence, geoIp, true);
     this.#c.metrics.memoMisses++;
-    return this.#miss(this.#context(applyEvidence(picked), geoIp, device, geo));
+    return this.#miss(this.#context(evidence, geoIp, device, geo));
   }
 
   #context(
@@ -166,7 +182,13 @@ export class DeviceResolver {
     return this.#bounded(ctx, this.#detect(ctx));
   }
 
-  async #readAsync(ctx: Context, d: Entry | Promise<Entry>, g: Entry | Promise<Entry>): Promise<Device> {
+  async #readAsync(
+    memo: Memo,
+    ctx: Context,
+    d: Entry | Promise<Entry>,
+    g: Entry | Promise<Entry>,
+    applied: boolean,
+  ): Promise<Device> {
     const [device, geo] = await Promise.all([d, g]);
     ctx.device = this.#current(asDevice(device));
     ctx.geo = asGeo(geo);
@@ -180,8 +202,15 @@ export class DeviceResolver {
       metrics.memoHits++;
       return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
     }
+    if (!applied) {
+      const evidence = applyEvidence(ctx.picked);
+      if (evidence.key !== ctx.picked.key) {
+        ctx.picked = evidence;
+        return this.#readAsync(memo, ctx, memo.get(evidence.key), ctx.geo, true);
+      }
+      ctx.picked = evidence;
+    }
     metrics.memoMisses++;
-    ctx.picked = applyEvidence(ctx.picked);
     return this.#detect(ctx);
   }
 
