@@ -206,7 +206,11 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     // A plain http server's response has no `locals`.
     if (res.locals !== undefined) {
       res.locals.device = device;
-      if (pageScript !== undefined) res.locals.deviceScriptTag = pageScript.tag;
+      if (pageScript !== undefined) {
+        // Under a mount path (`app.use("/shop", ...)`) the script is served under it too.
+        const { baseUrl } = req;
+        res.locals.deviceScriptTag = baseUrl ? pageScript.tagUnder(baseUrl) : pageScript.tag;
+      }
     }
     metrics.requests++;
     metrics.sources[device.source]++;

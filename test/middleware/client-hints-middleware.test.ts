@@ -333,6 +333,24 @@ describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
     expect(body.screen).toBeUndefined();
   });
 
+  it("points the tag under the mount path, and sets no tag when the app serves the script itself", async () => {
+    const app = makeApp();
+    app.use("/shop", handsetDetection({ engine: sampleEngine(), logger: silentLogger }));
+    app.use(
+      "/blog",
+      handsetDetection({ engine: sampleEngine(), pageScript: { path: false }, logger: silentLogger }),
+    );
+    app.get(["/shop", "/blog"], (_req, res) => {
+      res.send(`[${res.locals.deviceScriptTag}]`);
+    });
+    const shop = await request(app).get("/shop").set("User-Agent", IPHONE_UA).expect(200);
+    expect(shop.text).toBe('[<script src="/shop/hd-device.js" async></script>]');
+    await request(app).get("/shop/hd-device.js").expect(200);
+    const blog = await request(app).get("/blog").set("User-Agent", IPHONE_UA).expect(200);
+    expect(blog.text).toBe("[]");
+    await request(app).get("/blog/hd-device.js").expect(404);
+  });
+
   it("serves the script at the path and reads the cookie name it is given", async () => {
     const app = deviceApp(makeApp, build({ pageScript: { path: "/assets/d.js", cookieName: "dev" } }));
     const script = await request(app).get("/assets/d.js").expect(200);
