@@ -4,14 +4,15 @@
 import { fileURLToPath } from "node:url";
 import express from "express";
 import { byDevice, displayWidth, handsetDetection, pickAsset } from "express-handset-detection";
-import { HERO_WIDTHS, heroSvg } from "./images.js";
+import { DEFAULT_HERO_WIDTH, HERO_WIDTHS, heroSvg } from "./images.js";
 import { chooseSource } from "./source.js";
-import { homePage, notFoundPage, shopDesktopPage, shopMobilePage } from "./views.js";
+import { devicePage, homePage, notFoundPage, shopDesktopPage, shopMobilePage } from "./views.js";
 
 /** @typedef {import("express-handset-detection").Device} Device */
 /** @typedef {NonNullable<import("express-handset-detection").HandsetDetectionOptions["logger"]>} Logger */
 /** @typedef {import("./source.js").DetectionSource} DetectionSource */
 /** @typedef {import("express-handset-detection").HandsetDetectionOptions} HandsetDetectionOptions */
+/** @typedef {import("./views.js").Display} Display */
 
 /**
  * @typedef {object} CreateAppOptions
@@ -34,6 +35,20 @@ function deviceJson(device) {
 }
 
 /**
+ * The display width `pickAsset()` sizes images for, and whose it is: the model's typical display
+ * (from the device record, the same for every visitor with this model) or the visitor's own (the
+ * screen the page script measured, `req.device.screen`). Undefined when neither is known.
+ * @param {Device} device
+ * @returns {Display | undefined}
+ */
+function displayOf(device) {
+  const width = displayWidth(device);
+  if (width === undefined) return undefined;
+  const fromRecord = Number(device.display?.max_image_width) > 0 || Number(device.specs.display_x) > 0;
+  return { width, whose: fromRecord ? "model" : "visitor" };
+}
+
+/**
  * Builds the example app. Detection runs once per request in `handsetDetection()`; the handlers
  * below only read `req.device`.
  * @param {CreateAppOptions} [options]
@@ -52,6 +67,10 @@ export async function createApp(options = {}) {
     "/static",
     express.static(fileURLToPath(new URL("./public/", import.meta.url)), { maxAge: "1h", index: false }),
   );
+  // Browsers that ignore <link rel="icon"> ask for /favicon.ico: the SVG, still before detection.
+  app.get("/favicon.ico", (_req, res) => {
+    res.redirect(301, "/static/favicon.svg");
+  });
   app.get("/images/hero/:file", (req, res, next) => {
     const width = Number(/^(\d+)\.svg$/.exec(req.params.file)?.[1]);
     if (!HERO_WIDTHS.some((w) => w === width)) return next();
@@ -75,8 +94,8 @@ export async function createApp(options = {}) {
         device,
         source,
         userAgent: req.get("user-agent") ?? "",
-        heroWidth: pickAsset(device, HERO_WIDTHS),
-        displayWidth: displayWidth(device),
+        heroWidth: pickAsset(device, HERO_WIDTHS, { defaultWidth: DEFAULT_HERO_WIDTH }),
+        display: displayOf(device),
       }),
     );
   });
@@ -94,8 +113,12 @@ export async function createApp(options = {}) {
     }),
   );
 
+  // JSON for programs (Accept: application/json, or anything else); a readable page for a browser.
   app.get("/api/device", (req, res) => {
-    res.json(deviceJson(req.device));
+    res.vary("Accept");
+    const json = deviceJson(req.device);
+    if (req.accepts(["json", "html"]) === "html") res.send(devicePage({ json, source }));
+    else res.json(json);
   });
 
   app.use((_req, res) => {

@@ -5,6 +5,13 @@
 export const HERO_WIDTHS = /** @type {const} */ ([320, 640, 960, 1280, 1920]);
 
 /**
+ * The hero width for a display nothing tells us about (a desktop's user-agent says nothing of its
+ * screen, and the page script reports it from the second page on): a laptop's, not a 4K monitor's.
+ * Passed to `pickAsset()` as `defaultWidth`, as the docs advise.
+ */
+export const DEFAULT_HERO_WIDTH = 1280;
+
+/**
  * Height of the hero image for a width (16:9), in pixels.
  * @param {number} width
  * @returns {number}
@@ -34,7 +41,7 @@ export function heroSvg(width) {
   <path d="M0 740 C 360 660 700 700 1000 760 S 1400 700 1600 720 V 900 H 0 Z" fill="#166534"/>
   <g font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" text-anchor="middle" fill="#ffffff">
     <text x="800" y="400" font-size="150" font-weight="700">${width} × ${height}</text>
-    <text x="800" y="500" font-size="56" opacity="0.9">the size picked for your display</text>
+    <text x="800" y="500" font-size="56" opacity="0.9">the size picked for this device</text>
   </g>
 </svg>
 `;

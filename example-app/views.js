@@ -2,7 +2,7 @@
 // The example app's pages, as plain functions returning HTML (every value from a detection is escaped).
 
 import { deviceScriptTag } from "express-handset-detection";
-import { HERO_WIDTHS, heroHeight } from "./images.js";
+import { DEFAULT_HERO_WIDTH, HERO_WIDTHS, heroHeight } from "./images.js";
 
 /** @typedef {import("express-handset-detection").Device} Device */
 /** @typedef {import("./source.js").DetectionSource} DetectionSource */
@@ -73,6 +73,14 @@ export function decidedBy(device, userAgent) {
 }
 
 /**
+ * A display width and whose it is: `model` for the typical display of the detected model (from its
+ * record, the same for every visitor with it), `visitor` for the screen the page script measured.
+ * @typedef {object} Display
+ * @property {number} width  In device pixels.
+ * @property {"model" | "visitor"} whose
+ */
+
+/**
  * The screen the page script measured, or a hint that it comes from the second page on.
  * @param {Device} device
  */
@@ -117,6 +125,7 @@ export function layout({ title, active, source, body }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · express-handset-detection</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
 ${deviceScriptTag()}
 </head>
@@ -148,10 +157,10 @@ ${body}
  * @param {DetectionSource} data.source
  * @param {string} data.userAgent
  * @param {number} data.heroWidth  The hero width `pickAsset()` chose.
- * @param {number | undefined} data.displayWidth  The display width it chose for, when known.
+ * @param {Display | undefined} data.display  The display width it chose for, when known.
  * @returns {string}
  */
-export function homePage({ device, source, userAgent, heroWidth, displayWidth }) {
+export function homePage({ device, source, userAgent, heroWidth, display }) {
   const s = device.specs;
   const found = device.status === 0;
   const rows = [
@@ -160,10 +169,10 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
     ["Type", words([device.class])],
     ["Platform", words([s.general_platform, s.general_platform_version])],
     ["Browser", words([s.general_browser, s.general_browser_version])],
-    ["Screen", screen(device)],
+    ["Screen (typical of the model)", screen(device)],
     ["Answered by", `${ANSWERED_BY[device.source]} · ${SOURCE_LABEL[source.kind]}`],
     ["Decided by", decidedBy(device, userAgent)],
-    ["Measured screen", measuredScreen(device)],
+    ["Your screen (page script)", measuredScreen(device)],
   ];
   const why = found
     ? ""
@@ -171,9 +180,11 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
         source.kind === "sample" ? " The sample database knows only about 60 devices." : ""
       }</p>`;
   const choice =
-    displayWidth === undefined
-      ? `The display width of this device is unknown, so the server sent the widest version (${heroWidth} px)`
-      : `Your display is ${displayWidth} px wide, so the server sent the ${heroWidth}-px version`;
+    display === undefined
+      ? `The display width of this device is unknown, so the server sent the default ${heroWidth}-px version`
+      : display.whose === "model"
+        ? `The typical display of this model is ${display.width} px wide, so the server sent the ${heroWidth}-px version`
+        : `Your display is ${display.width} px wide (measured by the page script), so the server sent the ${heroWidth}-px version`;
   return layout({
     title: deviceName(device),
     active: "home",
@@ -188,7 +199,7 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
       ${rows
         .map(
           ([k, v]) =>
-            `<div${k === "Answered by" || k === "Measured screen" ? ' class="wide"' : ""}><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`,
+            `<div${k === "Answered by" || k.startsWith("Your screen") ? ' class="wide"' : ""}><dt>${k}</dt><dd>${escapeHtml(v)}</dd></div>`,
         )
         .join("\n      ")}
     </dl>
@@ -203,7 +214,7 @@ export function homePage({ device, source, userAgent, heroWidth, displayWidth })
     <figure class="hero">
       <img id="hero" src="/images/hero/${heroWidth}.svg" width="${heroWidth}" height="${heroHeight(heroWidth)}" alt="Landscape drawing, ${heroWidth} pixels wide">
       <figcaption>${choice}, out of ${HERO_WIDTHS.join(", ")}:
-        <code>pickAsset(req.device, [${HERO_WIDTHS.join(", ")}])</code>.</figcaption>
+        <code>pickAsset(req.device, [${HERO_WIDTHS.join(", ")}], { defaultWidth: ${DEFAULT_HERO_WIDTH} })</code>.</figcaption>
     </figure>
   </section>
 
@@ -301,6 +312,29 @@ export function shopDesktopPage({ device, source }) {
       ${cards}
     </div>
   </div>
+</main>`,
+  });
+}
+
+/**
+ * `/api/device` for a browser: the JSON, pretty-printed and wrapped to the screen, with a link back.
+ * @param {object} data
+ * @param {unknown} data.json  What `/api/device` answers as JSON.
+ * @param {DetectionSource} data.source
+ * @returns {string}
+ */
+export function devicePage({ json, source }) {
+  return layout({
+    title: "req.device as JSON",
+    source,
+    body: `<main class="page" data-page="json">
+  <section class="card" aria-labelledby="json-title">
+    <h1 id="json-title"><code>req.device</code></h1>
+    <p class="muted">What your handlers see, as <code>/api/device</code> answers it to a program
+      (<code>Accept: application/json</code>).</p>
+    <pre class="json">${escapeHtml(JSON.stringify(json, null, 2))}</pre>
+    <p><a href="/">← Back to your device</a></p>
+  </section>
 </main>`,
   });
 }

@@ -1,11 +1,10 @@
 // A self-hosted API v3 server in an Express app: HD_DATA_DIR=./hd-data HD_USERS_FILE=users.json node examples/api-server.js
-import http from "node:http";
+// #region server
 import { join } from "node:path";
 import express from "express";
 import { LocalEngine } from "express-handset-detection";
-import { acceptRawSpaces, createApiServer, loadUsersFile } from "express-handset-detection/server";
+import { createApiServer, loadUsersFile } from "express-handset-detection/server";
 
-// #region server
 const dataDir = process.env.HD_DATA_DIR ?? "./hd-data"; // filled by `hd3 sync --data-dir ./hd-data`
 const engine = await LocalEngine.fromFiles(join(dataDir, "hd3specs.json"), join(dataDir, "hd3trees.json"));
 const app = express();
@@ -19,6 +18,9 @@ app.use(
 // #endregion server
 
 // #region raw-spaces
+import http from "node:http";
+import { acceptRawSpaces } from "express-handset-detection/server";
+
 // The vendor's PHP kit puts raw spaces in request lines (`/view/Google/Pixel 8.json`): let them through.
 const server = acceptRawSpaces(http.createServer(app)); // https.createServer works too
 server.listen(process.env.PORT ?? 8080, () => console.log(`http://localhost:${server.address().port}`));

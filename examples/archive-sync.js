@@ -1,8 +1,8 @@
 // Downloads the whole database as one ZIP and syncs a data directory from it: HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... HD_BASE_URL=http://127.0.0.1:8080 node examples/archive-sync.js
+// #region archive
 import { HdClient } from "express-handset-detection";
 import { ArchiveDataSource, DataStore } from "express-handset-detection/data";
 
-// #region archive
 const client = new HdClient({
   username: process.env.HD_USERNAME,
   secret: process.env.HD_SECRET,

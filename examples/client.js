@@ -12,6 +12,8 @@ const client = new HdClient({
   // retryDelayMs: 250, // backoff base: 250, 500, 1000 ms ... with 50-100% jitter
   // proxy: "http://proxy.example:3128",
   // logger: console, // warn() for warnings, debug() for retries
+  // maxReplyBytes: 8 * 1024 * 1024, // replies read into memory; downloads stream to disk
+  // allowHeaders: ["x-att-deviceid"], // detect may send these too, besides the detection headers
 });
 
 const reply = await client.detect({

@@ -1,8 +1,8 @@
 // Keeps synced data on disk and in a local engine: HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/data-store.js
+// #region store
 import { HdClient } from "express-handset-detection";
 import { DataStore } from "express-handset-detection/data";
 
-// #region store
 const client = new HdClient({
   username: process.env.HD_USERNAME,
   secret: process.env.HD_SECRET,

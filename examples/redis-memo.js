@@ -1,13 +1,14 @@
 // A memo shared by every instance through Redis (npm install ioredis):
 // REDIS_URL=redis://127.0.0.1:6379 HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/redis-memo.js
+// #region tiered
 import express from "express";
 import { handsetDetection, MemoryStore } from "express-handset-detection";
 import { createRedisStore, createTieredStore } from "express-handset-detection/redis";
 
-// #region tiered
+const redis = createRedisStore({ url: process.env.REDIS_URL, keyPrefix: "myapp:hd3:" }); // shared by the fleet
 const store = createTieredStore({
   level1: new MemoryStore({ maxEntries: 10_000 }), // per process, answered synchronously
-  level2: createRedisStore({ url: process.env.REDIS_URL, keyPrefix: "myapp:hd3:" }), // shared by the fleet
+  level2: redis,
 });
 const app = express();
 app.use(
@@ -21,6 +22,7 @@ app.use(
   }),
 );
 app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));
+await redis.ready(5_000); // take traffic once Redis answers (or after 5 s without it)
 const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
 
 process.once("SIGTERM", () => server.close(() => store.close())); // closes both levels

@@ -1,10 +1,10 @@
 // Local data kept fresh while serving, with a readiness probe:
 // HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... HD_DATA_DIR=/var/cache/handset-detection node examples/refresher.js
+// #region refresher
 import express from "express";
 import { HdClient, handsetDetection } from "express-handset-detection";
 import { DataRefresher, DataStore } from "express-handset-detection/data";
 
-// #region refresher
 const store = new DataStore({
   dir: process.env.HD_DATA_DIR ?? "/var/cache/handset-detection",
   source: new HdClient({

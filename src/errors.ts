@@ -14,6 +14,7 @@ export const HD_ERROR_CODES = {
   data: "ERR_HD_DATA",
   sync: "ERR_HD_SYNC",
   invalidOption: "ERR_HD_INVALID_OPTION",
+  replyTooLarge: "ERR_HD_REPLY_TOO_LARGE",
 } as const;
 
 /** One of the package's error codes. */
@@ -132,6 +133,20 @@ export class HdProtocolError extends HdError {
   }
 }
 
+/**
+ * A reply of a call that is read into memory (not a download) is larger than the client's
+ * `maxReplyBytes`: it was cut off as soon as that was known. Never retried.
+ */
+export class HdReplyTooLargeError extends HdError {
+  override name = "HdReplyTooLargeError";
+  /** The limit that was exceeded (`maxReplyBytes`). */
+  readonly maxBytes: number;
+  constructor(message: string, context: HdErrorContext & { maxBytes: number }) {
+    super(HD_ERROR_CODES.replyTooLarge, message, context);
+    this.maxBytes = context.maxBytes;
+  }
+}
+
 /** Local data (a specs or trees file) is unusable. The message names the file and the problem. */
 export class HdDataError extends HdError {
   override name = "HdDataError";
@@ -162,6 +177,15 @@ export class HdOptionError extends TypeError {
     super(`Invalid option \`${option}\`: ${message}`);
     this.option = option;
   }
+}
+
+/**
+ * A bad argument to a method, such as an empty vendor or a path segment `..`: a programming
+ * error, thrown before anything is sent. `code` is Node's own `ERR_INVALID_ARG_VALUE`.
+ */
+export class HdArgumentError extends TypeError {
+  override name = "HdArgumentError";
+  readonly code = "ERR_INVALID_ARG_VALUE";
 }
 
 function hasName(error: unknown, names: readonly string[]): boolean {
@@ -196,6 +220,11 @@ export function isHdNotFoundError(error: unknown): error is HdNotFoundError {
 /** True for an invalid-option error. */
 export function isHdOptionError(error: unknown): error is HdOptionError {
   return error instanceof HdOptionError || hasName(error, ["HdOptionError"]);
+}
+
+/** True for a bad-argument error. */
+export function isHdArgumentError(error: unknown): error is HdArgumentError {
+  return error instanceof HdArgumentError || hasName(error, ["HdArgumentError"]);
 }
 
 /**

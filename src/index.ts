@@ -2,10 +2,6 @@
 // stores and local data management have entry points of their own (`/server`, `/redis`, `/data`).
 
 export { MemoryStore, type MemoryStoreOptions } from "./cache/memory-store.js";
-/** @deprecated Import from `express-handset-detection/redis`. */
-export { createRedisStore } from "./cache/redis-store.js";
-/** @deprecated Import from `express-handset-detection/redis`. */
-export { createTieredStore } from "./cache/tiered-store.js";
 export type { CacheEntry, CacheStore } from "./cache/types.js";
 export type {
   ArchiveDownloadOptions,
@@ -29,6 +25,7 @@ export {
   describeOptionValue,
   HD_ERROR_CODES,
   HdApiError,
+  HdArgumentError,
   HdAuthError,
   HdDataError,
   HdError,
@@ -37,9 +34,11 @@ export {
   HdNotFoundError,
   HdOptionError,
   HdProtocolError,
+  HdReplyTooLargeError,
   HdSyncError,
   HdTimeoutError,
   isHdApiError,
+  isHdArgumentError,
   isHdError,
   isHdLicenceError,
   isHdNotFoundError,
@@ -80,15 +79,6 @@ export {
 } from "./middleware/metrics.js";
 export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
-/**
- * @deprecated Import from `express-handset-detection/server`. The root keeps these five factories
- * until 0.2 so code written against 0.1 keeps working; their types and constants are only there.
- */
-export { createApiServer } from "./server/api-server.js";
-/** @deprecated Import from `express-handset-detection/data`. */
-export { DataStore } from "./store/data-store.js";
-/** @deprecated Import from `express-handset-detection/data`. */
-export { DataRefresher } from "./store/refresher.js";
 export type * from "./types.js";
 export {
   DEVICE_LIST_FIELDS,

@@ -1,5 +1,6 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
+import { LOWER_CASE_HEADER_NAME, PRIVATE_HEADERS } from "./detection-header-names.js";
 import { describeOptionValue, HdOptionError } from "./errors.js";
 import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
@@ -14,6 +15,12 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export type KnownOptions<T> = { readonly [K in keyof Required<T>]: true };
 
 const NOT_SHOWN = Symbol("not shown");
+
+/** What a value is, without showing it: `null`, `an array`, `a string`, ... */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
 
 /**
  * Throws `HdOptionError` for `option`. The message reads `Invalid option \`x\`: <expected>` and,
@@ -44,6 +51,11 @@ export interface OptionsObjectSpec<T> {
   usage: string;
   /** Names people reach for, mapped to ours (lower case), for "Did you mean" hints. */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * Where the object sits when it is one item of an option, e.g. `users[0]`: errors then name
+   * `users[0]` and `users[0].<key>`. Default: a factory's own options object.
+   */
+  at?: string;
 }
 
 /**
@@ -55,15 +67,19 @@ export function optionsObject<T>(
   options: unknown,
   spec: OptionsObjectSpec<T>,
 ): { readonly [K in keyof T]?: unknown } {
+  const { at } = spec;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    invalidOption("options", `${spec.factory} expects an options object, such as ${spec.usage}.`, options);
+    const expected = `${spec.factory} expects an options object, such as ${spec.usage}.`;
+    if (at === undefined) invalidOption("options", expected, options);
+    // An item of a list (an account) may be a secret itself: only its kind is shown.
+    invalidOption(at, `${expected} Got ${kindOf(options)}.`);
   }
   const names = Object.keys(spec.known);
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(spec.known, key)) continue;
     const guess = suggestName(key, names, spec.aliases);
     const hint = guess === undefined ? `Valid options: ${names.join(", ")}.` : `Did you mean \`${guess}\`?`;
-    invalidOption(key, `${spec.factory} has no such option. ${hint}`);
+    invalidOption(at === undefined ? key : `${at}.${key}`, `${spec.factory} has no such option. ${hint}`);
   }
   return options as { readonly [K in keyof T]?: unknown };
 }
@@ -116,21 +132,43 @@ export function numberOption(
   return value;
 }
 
-/** `value` as a delay or duration Node's timers accept (1 ms up to {@link MAX_TIMER_MS} unless `min` says otherwise). */
-export function millisecondsOption(option: string, value: unknown, fallback: number, min?: number): number;
+/** Limits of a milliseconds option, besides Node's timer maximum. */
+export interface MillisecondsBounds {
+  /** Smallest value accepted. Default 1. */
+  min?: number;
+  /** Whole milliseconds only. Default `false`. */
+  integer?: boolean;
+}
+
+/**
+ * `value` as a delay or duration Node's timers accept: from 1 ms (or `bounds.min`, or a plain
+ * number given as `bounds`) up to {@link MAX_TIMER_MS}; `fallback` when not set.
+ */
+export function millisecondsOption(
+  option: string,
+  value: unknown,
+  fallback: number,
+  bounds?: number | MillisecondsBounds,
+): number;
 export function millisecondsOption(
   option: string,
   value: unknown,
   fallback: undefined,
-  min?: number,
+  bounds?: number | MillisecondsBounds,
 ): number | undefined;
 export function millisecondsOption(
   option: string,
   value: unknown,
   fallback: number | undefined,
-  min = 1,
+  bounds: number | MillisecondsBounds = {},
 ): number | undefined {
-  return numberOption(option, value, { min, max: MAX_TIMER_MS, unit: "milliseconds" }, fallback as number);
+  const { min = 1, integer = false } = typeof bounds === "number" ? { min: bounds } : bounds;
+  return numberOption(
+    option,
+    value,
+    { min, max: MAX_TIMER_MS, integer, unit: "milliseconds" },
+    fallback as number,
+  );
 }
 
 /** `value` as a non-empty string (`secret`: never shown in the message); `fallback` when not set. */
@@ -195,7 +233,8 @@ export function objectWithMethods<O extends object>(
     record === null ||
     !methods.every((m) => typeof record[m] === "function")
   ) {
-    invalidOption(option, `expected ${what} (an object with ${methods.join(", ")} methods).`, value);
+    const noun = methods.length === 1 ? "method" : "methods";
+    invalidOption(option, `expected ${what} (an object with ${methods.join(", ")} ${noun}).`, value);
   }
   return value as O;
 }
@@ -211,10 +250,37 @@ export function urlOption(option: string, value: unknown, protocols: readonly st
   if (value === undefined) return undefined;
   const text = value instanceof URL ? value.href : value;
   const expected = `expected an absolute ${protocols.map((p) => p.replace(/:$/, "")).join(" or ")} URL.`;
-  // A URL may carry a password: the message shows it without the user part.
-  const shown = typeof text === "string" ? text.replace(/\/\/[^/@]*@/, "//[redacted]@") : text;
+  // A URL may carry a password (which may hold a "/"): the message shows none of what precedes the last "@".
+  const shown =
+    typeof text === "string" ? text.replace(/^([a-z][a-z0-9+.-]*:)?(?:\/\/)?.*@/is, "$1//[redacted]@") : text;
   if (typeof text !== "string" || !URL.canParse(text)) invalidOption(option, expected, shown);
   const url = new URL(text);
   if (!protocols.includes(url.protocol)) invalidOption(option, expected, shown);
   return url;
+}
+
+/** `value` as a list of lower-case header names, without repeats; `[]` when not set. */
+export function headerNamesOption(option: string, value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) invalidOption(option, "expected an array of header names.", value);
+  for (const name of value as unknown[]) {
+    if (typeof name !== "string" || !LOWER_CASE_HEADER_NAME.test(name)) {
+      invalidOption(option, "expected lower-case header names.", name);
+    }
+  }
+  return [...new Set(value as string[])];
+}
+
+/**
+ * `value` as more header names to detect on (see {@link headerNamesOption}); refuses the names
+ * that carry credentials or personal data (`cookie`, `x-msisdn`, ...).
+ */
+export function allowedHeadersOption(option: string, value: unknown): readonly string[] {
+  const names = headerNamesOption(option, value);
+  for (const name of names) {
+    if (PRIVATE_HEADERS.has(name)) {
+      invalidOption(option, "carries credentials or personal data: it is never sent for detection.", name);
+    }
+  }
+  return names;
 }

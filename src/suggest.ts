@@ -25,8 +25,9 @@ export function suggestName(
   known: readonly string[],
   aliases: Readonly<Record<string, string>> = {},
 ): string | undefined {
-  const alias = aliases[name.toLowerCase()];
-  if (alias !== undefined) return alias;
+  const lower = name.toLowerCase();
+  // Own keys only: `constructor` or `__proto__` must not read Object.prototype.
+  if (Object.hasOwn(aliases, lower)) return aliases[lower];
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
@@ -37,6 +38,5 @@ export function suggestName(
     }
   }
   if (best !== undefined) return best;
-  const lower = name.toLowerCase();
   return known.find((candidate) => candidate.toLowerCase().startsWith(lower) && lower.length >= 4);
 }

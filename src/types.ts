@@ -151,6 +151,13 @@ export interface DetectParams {
    * answers synchronously and ignores it.
    */
   signal?: AbortSignal;
+  /**
+   * More lower-case header names the cloud client may send for this call, besides its
+   * allow-list (e.g. `["x-att-deviceid"]`). Names that carry credentials or personal data
+   * (`cookie`, `x-msisdn`, ...) are refused. The middleware passes its `allowHeaders` here.
+   * The local engine reads the headers it is given and ignores it.
+   */
+  allowHeaders?: readonly string[];
 }
 
 /** The JSON body of a detect request: lower-case header names plus `options` and `ipaddress`. */

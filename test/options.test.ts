@@ -19,6 +19,8 @@ import {
   urlOption,
 } from "../src/options.js";
 import { createApiServer } from "../src/server/index.js";
+import { resolveUsers } from "../src/server/users.js";
+import { ArchiveDataSource } from "../src/store/archive-source.js";
 import { DataStore } from "../src/store/data-store.js";
 import { DataRefresher } from "../src/store/refresher.js";
 import { optionError } from "./support/option-error.js";
@@ -42,31 +44,51 @@ const factories: Record<string, (extra: Record<string, unknown>) => unknown> = {
   DataStore: (extra) => new DataStore({ dir: "/tmp/unused-hd-dir", ...extra }),
   DataRefresher: (extra) => new DataRefresher({ store: dataStore, ...extra }),
   mobileRedirect: (extra) => mobileRedirect({ to: "https://m.example.com", ...extra }),
+  ArchiveDataSource: (extra) =>
+    new ArchiveDataSource({ client: { fetchArchive: async () => ({ file: "", bytes: 0 }) }, ...extra }),
+  resolveUsers: (extra) => resolveUsers([{ username: "u", secret: "s", ...extra }]),
 };
+
+/** The option an error names for `key`: the key itself, or its path inside a list. */
+const optionPath = (factory: string, key: string): string =>
+  factory === "resolveUsers" ? `users[0].${key}` : key;
+
+/** The error a factory throws (sync or async), or undefined. */
+async function thrownBy(make: () => unknown): Promise<unknown> {
+  try {
+    await make();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** Names inherited from Object.prototype, which no options table has. */
+const INHERITED_NAMES = ["hasOwnProperty", "toString", "constructor", "__proto__"];
 
 describe("every factory validates its options the same way", () => {
   for (const [name, create] of Object.entries(factories)) {
     it(`${name} rejects names inherited from Object.prototype as unknown options`, async () => {
-      for (const key of ["hasOwnProperty", "toString", "constructor"]) {
-        let caught: unknown;
-        try {
-          await create({ [key]: 5 });
-        } catch (error) {
-          caught = error;
-        }
+      for (const key of INHERITED_NAMES) {
+        const caught = await thrownBy(() => create({ [key]: 5 }));
         expect(caught).toBeInstanceOf(HdOptionError);
-        expect((caught as HdOptionError).option).toBe(key);
+        expect((caught as HdOptionError).option).toBe(optionPath(name, key));
         expect((caught as HdOptionError).message).toMatch(/has no such option/);
       }
     });
 
-    it(`${name} suggests the closest name for a misspelt option`, async () => {
-      let caught: unknown;
-      try {
-        await create({ logerr: console });
-      } catch (error) {
-        caught = error;
+    it(`${name} suggests a real option, never an inherited value, for an inherited name`, async () => {
+      for (const key of INHERITED_NAMES) {
+        const { message } = (await thrownBy(() => create({ [key]: 5 }))) as HdOptionError;
+        expect(message).toMatch(
+          / has no such option\. (Did you mean `[A-Za-z][\w.]*`\?|Valid options: [\w, ]+\.)$/,
+        );
+        expect(message).not.toMatch(/native code|\[object /);
       }
+    });
+
+    it(`${name} suggests the closest name for a misspelt option`, async () => {
+      const caught = await thrownBy(() => create({ logerr: console }));
       expect(caught).toBeInstanceOf(HdOptionError);
       expect((caught as HdOptionError).code).toBe("ERR_HD_INVALID_OPTION");
       expect((caught as HdOptionError).message).toMatch(/Did you mean `logger`\?|Valid options: /);
@@ -114,6 +136,30 @@ describe("option checks", () => {
     expect(optionError(() => millisecondsOption("waitMs", MAX_TIMER_MS + 1, 1)).option).toBe("waitMs");
     expect(optionError(() => millisecondsOption("waitMs", 0, 1)).option).toBe("waitMs");
     expect(millisecondsOption("waitMs", 0, 1, 0)).toBe(0);
+    expect(millisecondsOption("waitMs", 0, 1, { min: 0 })).toBe(0);
+  });
+
+  it("takes whole milliseconds only when asked", () => {
+    expect(millisecondsOption("waitMs", 2.5, 1)).toBe(2.5);
+    expect(millisecondsOption("waitMs", 3, 1, { integer: true })).toBe(3);
+    expect(optionError(() => millisecondsOption("waitMs", 2.5, 1, { integer: true })).message).toBe(
+      `Invalid option \`waitMs\`: expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS}. Got 2.5.`,
+    );
+    expect(optionError(() => millisecondsOption("waitMs", 5, 1, { min: 10, integer: true })).option).toBe(
+      "waitMs",
+    );
+  });
+
+  it("names an item of a list option, and its keys, by their path", () => {
+    const spec = { factory: "an account", known: { a: true }, usage: "{ a }", at: "users[2]" } as const;
+    const unknown = optionError(() => optionsObject({ b: 1 }, spec));
+    expect(unknown.option).toBe("users[2].b");
+    // An item that is not an object may be a secret: only its kind is shown.
+    const notObject = optionError(() => optionsObject("alice:hunter2", spec));
+    expect(notObject.option).toBe("users[2]");
+    expect(notObject.message).toBe(
+      "Invalid option `users[2]`: an account expects an options object, such as { a }. Got a string.",
+    );
   });
 
   it("never shows a secret or a URL's password", () => {
@@ -124,5 +170,70 @@ describe("option checks", () => {
     );
     expect(url.message).not.toContain("hunter2");
     expect(url.message).toContain("ftp://[redacted]@proxy.example");
+    // A password holding a "/" (not a valid URL) is hidden too.
+    for (const bad of ["socks5://u:pa/hunter2@proxy.example", "http://u:pa/hunter2@"]) {
+      const message = optionError(() => urlOption("proxy", bad, ["http:", "https:"])).message;
+      expect(message).not.toContain("hunter2");
+    }
+  });
+});
+
+describe("one message style for every factory", () => {
+  const client = (extra: Record<string, unknown>) => () =>
+    new HdClient({ username: "u", secret: "s", siteId: 1, ...extra } as never);
+  const archive = (options: unknown) => () => new ArchiveDataSource(options as never);
+  const account = { username: "a", secret: "b" };
+
+  it.each([
+    [client({ username: "" }), 'Invalid option `username`: expected a non-empty string. Got "".'],
+    [
+      client({ username: 'a"b' }),
+      'Invalid option `username`: expected a name without quotes, backslashes or control characters. Got "a\\"b".',
+    ],
+    [
+      client({ siteId: 0 }),
+      "Invalid option `siteId`: expected a positive whole number or a non-empty string without surrounding spaces. Got 0.",
+    ],
+    [
+      client({ baseUrl: "api.example.com" }),
+      'Invalid option `baseUrl`: expected an absolute http or https URL. Got "api.example.com".',
+    ],
+    [
+      client({ baseUrl: "https://example.com/?x=1" }),
+      'Invalid option `baseUrl`: expected a URL without a query or fragment. Got "https://example.com/?x=1".',
+    ],
+    [client({ failoverUrls: 5 }), "Invalid option `failoverUrls`: expected an array of http(s) URLs. Got 5."],
+    [client({ proxy: 8080 }), "Invalid option `proxy`: expected an absolute http or https URL. Got 8080."],
+    [
+      () => resolveUsers([]),
+      "Invalid option `users`: expected a non-empty array of { username, secret, downloads? }. Got [].",
+    ],
+    [
+      () => resolveUsers([{ ...account, downloads: "yes" }]),
+      'Invalid option `users[0].downloads`: expected true or false. Got "yes".',
+    ],
+    [
+      () => resolveUsers([account, account]),
+      'Invalid option `users[1].username`: expected each username once. Got "a".',
+    ],
+    [
+      () => resolveUsers([{ ...account, password: "p" }]),
+      "Invalid option `users[0].password`: an account has no such option. Did you mean `secret`?",
+    ],
+    [
+      archive(null),
+      "Invalid option `options`: new ArchiveDataSource() expects an options object, such as { client }. Got null.",
+    ],
+    [archive({}), "Invalid option `client`: is required: expected an archive client such as an HdClient."],
+    [
+      archive({ client: {} }),
+      "Invalid option `client`: expected an archive client such as an HdClient (an object with fetchArchive method). Got {}.",
+    ],
+    [
+      archive({ client: { fetchArchive() {} }, clients: 1 }),
+      "Invalid option `clients`: new ArchiveDataSource() has no such option. Did you mean `client`?",
+    ],
+  ])("gives the shared form: case %#", (make, message) => {
+    expect(optionError(make).message).toBe(message);
   });
 });

@@ -21,6 +21,8 @@ export interface RedisLikeClient {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, mode: "PX", ttlMs: number, condition?: "NX"): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  /** Used by `ready()` when present (a `get` of one key otherwise). */
+  ping?(): Promise<unknown>;
   /** Runs a Lua script (ioredis' signature): used by `incrementCounter`, which answers nothing without it. */
   eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** ioredis connection state; when present, commands are only sent while it is `ready`. */
@@ -87,8 +89,18 @@ export interface RedisStore<V> extends CacheStore<V> {
   delete(key: string): Promise<void>;
   /** SET NX PX: `true` when this caller got the key; `undefined` while Redis does not answer. */
   claim(key: string, ttlMs: number): Promise<boolean | undefined>;
-  /** One atomic INCRBY and PEXPIREAT (a Lua script); `undefined` while Redis does not answer. */
+  /**
+   * One atomic INCRBY and PEXPIREAT (a Lua script); `undefined` while Redis does not answer. Until
+   * the store first connects, a call waits for that (at most `connectTimeoutMs` after the store was
+   * created) rather than answering `undefined` at once.
+   */
   incrementCounter(key: string, by: number, expiresAt: number): Promise<number | undefined>;
+  /**
+   * Resolves `true` as soon as Redis answers a PING (at once when it does already), `false` when
+   * it has not within `timeoutMs` (default `connectTimeoutMs`) or the store is closed. Writes
+   * nothing and never rejects: use it to take traffic once Redis answers.
+   */
+  ready(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
   /** Hits, misses, sets and errors so far. */
   readonly stats: Readonly<RedisStoreStats>;
@@ -151,6 +163,9 @@ async function connectOwnedClient(url: string, config: ResolvedConfig): Promise<
 
 const TIMED_OUT: unique symbol = Symbol("timed out");
 
+/** How often `ready()` looks at the connection again. */
+const READY_POLL_MS = 25;
+
 /** Adds ARGV[1] to KEYS[1] and sets it to expire at ARGV[2] (epoch ms), in one atomic step. */
 const INCREMENT_COUNTER = `local total = redis.call("INCRBY", KEYS[1], ARGV[1])
 redis.call("PEXPIREAT", KEYS[1], ARGV[2])
@@ -206,6 +221,8 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   let everReady =
     options.client !== undefined &&
     (options.client.status === undefined || options.client.status === "ready");
+  /** Until then, a counter waits for the first connection instead of answering "cannot count". */
+  const firstConnectionBy = Date.now() + config.connectTimeoutMs;
 
   const onError = (error: Error) => failed(error);
   const onReady = () => {
@@ -275,6 +292,34 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
 
   const prefixed = (key: string) => config.keyPrefix + key;
 
+  /** Whether Redis answers one PING within `timeoutMs`; counts no error and warns nothing. */
+  async function answers(timeoutMs: number): Promise<boolean> {
+    const client = current ?? (await withTimeout(clientPromise, timeoutMs));
+    if (client === undefined || client === TIMED_OUT) return false;
+    if (client.status !== undefined && client.status !== "ready") return false;
+    try {
+      const probe = client.ping !== undefined ? client.ping() : client.get(prefixed("ready"));
+      return (await withTimeout(probe, timeoutMs)) !== TIMED_OUT;
+    } catch {
+      return false;
+    }
+  }
+
+  async function ready(timeoutMs = config.connectTimeoutMs): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!closed) {
+      const left = deadline - Date.now();
+      if (await answers(Math.max(1, Math.min(left, config.commandTimeoutMs)))) {
+        everReady = true;
+        succeeded();
+        return true;
+      }
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(READY_POLL_MS, left)));
+    }
+    return false;
+  }
+
   return {
     stats,
     async get(key) {
@@ -320,8 +365,11 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
       );
       return reply === undefined ? undefined : reply === "OK";
     },
+    ready,
     async incrementCounter(key, by, expiresAt) {
       if (!canCount) return undefined;
+      const waitFor = firstConnectionBy - Date.now();
+      if (!everReady && waitFor > 0) await ready(waitFor);
       const total = await run((client) =>
         client.eval!(INCREMENT_COUNTER, 1, prefixed(key), Math.trunc(by), Math.trunc(expiresAt)),
       );

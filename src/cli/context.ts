@@ -2,6 +2,7 @@
 
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { isHdOptionError } from "../errors.js";
 import { EXIT_CODES, UsageError } from "./exit-codes.js";
 import { type FlagTable, type FlagValues, stringFlag } from "./flags.js";
 
@@ -65,15 +66,33 @@ export function credentials(context: CommandContext): Credentials | undefined {
     siteId === undefined ? "--site-id (HD_SITE_ID)" : undefined,
   ].filter((x) => x !== undefined);
   if (username === undefined || secret === undefined || siteId === undefined) {
-    throw new UsageError(`incomplete credentials: missing ${missing.join(", ")}`, context.command);
+    throw new UsageError(`incomplete credentials: missing ${missing.join(", ")}.`, context.command);
   }
   return { username, secret, siteId };
 }
 
+/** A data directory the user chose, and how they named it (for messages). */
+export interface GivenDataDir {
+  /** Absolute path. */
+  dir: string;
+  /** `--data-dir` or `HD_DATA_DIR`. */
+  givenAs: string;
+}
+
+/** The directory `--data-dir` or `HD_DATA_DIR` names, or undefined when neither is set. */
+export function givenDataDir(context: CommandContext): GivenDataDir | undefined {
+  const given = flag(context, "data-dir");
+  if (given === undefined) return undefined;
+  return {
+    dir: resolve(context.io.cwd, given),
+    givenAs: typeof context.flags["data-dir"] === "string" ? "--data-dir" : "HD_DATA_DIR",
+  };
+}
+
 /** The cache directory: `--data-dir`, `HD_DATA_DIR`, else the user's cache folder. */
 export function dataDir(context: CommandContext): string {
-  const given = flag(context, "data-dir");
-  if (given !== undefined) return resolve(context.io.cwd, given);
+  const given = givenDataDir(context);
+  if (given !== undefined) return given.dir;
   const env = context.io.env;
   const base =
     env.XDG_CACHE_HOME ||
@@ -88,11 +107,26 @@ export function timeoutMs(context: CommandContext): number | undefined {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
     throw new UsageError(
-      `--timeout-ms must be a positive whole number of milliseconds, got ${JSON.stringify(text)}`,
+      `--timeout-ms must be a positive whole number of milliseconds, got ${JSON.stringify(text)}.`,
       context.command,
     );
   }
   return value;
+}
+
+/**
+ * An option error of the library as a usage error naming the flag that set the option
+ * (`flagOfOption` maps option names to flag names, e.g. `baseUrl` to `base-url`). Any other
+ * error is returned as it is.
+ */
+export function asFlagError(
+  error: unknown,
+  context: CommandContext,
+  flagOfOption: Readonly<Record<string, string>>,
+): unknown {
+  if (!isHdOptionError(error) || !Object.hasOwn(flagOfOption, error.option)) return error;
+  const detail = error.message.replace(/^Invalid option `[^`]+`: /, "");
+  return new UsageError(`--${flagOfOption[error.option]}: ${detail}`, context.command);
 }
 
 /** Writes a note to stderr unless `--quiet`. */

@@ -1,6 +1,8 @@
 // Picks where answers come from (synced local data, the cloud API or the sample database) and opens it.
 
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { HdClientOptions } from "../client/options.js";
 import { isHdNotFoundError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
@@ -12,8 +14,17 @@ import type {
   VendorsReply,
   WhatHasReply,
 } from "../types.js";
-import { type CommandContext, credentials, dataDir, flag, note, timeoutMs } from "./context.js";
-import { CliError, UsageError } from "./exit-codes.js";
+import {
+  asFlagError,
+  type CommandContext,
+  credentials,
+  dataDir,
+  flag,
+  givenDataDir,
+  note,
+  timeoutMs,
+} from "./context.js";
+import { CliError, oneFullStop, UsageError } from "./exit-codes.js";
 
 /** The data sources `--source` accepts. */
 export const SOURCE_KINDS = ["auto", "local", "cloud", "sample"] as const;
@@ -50,7 +61,7 @@ async function hasSyncedData(dir: string): Promise<boolean> {
 export function stderrLogger(context: CommandContext): Logger {
   return {
     warn(message) {
-      context.io.stderr.write(`hd3: warning: ${message}\n`);
+      context.io.stderr.write(`hd3: warning: ${oneFullStop(message)}\n`);
     },
   };
 }
@@ -83,26 +94,52 @@ async function openLocal(
   };
 }
 
+/** The flag that sets each `HdClient` option the CLI passes. */
+const FLAG_OF_CLIENT_OPTION = {
+  username: "username",
+  secret: "secret",
+  siteId: "site-id",
+  baseUrl: "base-url",
+  timeoutMs: "timeout-ms",
+} as const satisfies Partial<Record<keyof HdClientOptions, string>>;
+
+/** Stand-ins for absent credentials, so the other cloud flags are checked without them. */
+const NO_CREDENTIALS = { username: "hd3", secret: "unused", siteId: "1" } as const;
+
+/**
+ * The cloud flags as `HdClient` options, checked by the client's own rules whether or not the
+ * cloud will answer: a bad `--base-url` or `--timeout-ms` is a usage error on local data or the
+ * sample database too. Undefined when no credentials are given.
+ */
+export async function cloudOptions(context: CommandContext): Promise<HdClientOptions | undefined> {
+  const creds = credentials(context);
+  const baseUrl = flag(context, "base-url");
+  const timeout = timeoutMs(context);
+  const options: HdClientOptions = {
+    ...(creds ?? NO_CREDENTIALS),
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+  };
+  const { resolveClientOptions } = await import("../client/options.js");
+  try {
+    resolveClientOptions(options);
+  } catch (error) {
+    throw asFlagError(error, context, FLAG_OF_CLIENT_OPTION);
+  }
+  return creds === undefined ? undefined : options;
+}
+
 /** Creates the cloud client from the command's credentials and connection flags. */
 export async function openClient(context: CommandContext) {
-  const creds = credentials(context);
-  if (creds === undefined) {
+  const options = await cloudOptions(context);
+  if (options === undefined) {
     throw new UsageError(
-      "the cloud needs credentials: --username, --secret and --site-id (or HD_USERNAME, HD_SECRET, HD_SITE_ID)",
+      "the cloud needs credentials: --username, --secret and --site-id (or HD_USERNAME, HD_SECRET, HD_SITE_ID).",
       context.command,
     );
   }
   const { HdClient } = await import("../client/index.js");
-  const baseUrl = flag(context, "base-url");
-  const timeout = timeoutMs(context);
-  return new HdClient({
-    username: creds.username,
-    secret: creds.secret,
-    siteId: creds.siteId,
-    ...(baseUrl === undefined ? {} : { baseUrl }),
-    ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-    logger: stderrLogger(context),
-  });
+  return new HdClient({ ...options, logger: stderrLogger(context) });
 }
 
 async function openCloud(context: CommandContext): Promise<AnswerSource> {
@@ -117,33 +154,75 @@ async function openCloud(context: CommandContext): Promise<AnswerSource> {
   };
 }
 
-/**
- * Opens the source `--source` names. `auto` (the default) takes synced data from the data
- * directory when present, else the cloud when credentials are set, else the sample database.
- * A note on stderr says which one answers.
- */
-export async function openSource(context: CommandContext): Promise<AnswerSource> {
+/** `--source`, checked. */
+function wantedSource(context: CommandContext): (typeof SOURCE_KINDS)[number] {
   const wanted = flag(context, "source") ?? "auto";
   if (!(SOURCE_KINDS as readonly string[]).includes(wanted)) {
     throw new UsageError(
-      `--source must be one of ${SOURCE_KINDS.join(", ")}, got ${JSON.stringify(wanted)}`,
+      `--source must be one of ${SOURCE_KINDS.join(", ")}, got ${JSON.stringify(wanted)}.`,
       context.command,
     );
   }
-  const dir = dataDir(context);
+  return wanted as (typeof SOURCE_KINDS)[number];
+}
+
+/**
+ * The data directory and whether it holds synced data. A directory the user named (`--data-dir`,
+ * `HD_DATA_DIR`) must exist and hold synced data: a usage error otherwise, rather than answers
+ * from another source the user did not ask for.
+ */
+async function checkedDataDir(context: CommandContext): Promise<{ dir: string; hasData: boolean }> {
+  const given = givenDataDir(context);
+  if (given === undefined) {
+    const dir = dataDir(context);
+    return { dir, hasData: await hasSyncedData(dir) };
+  }
+  const { dir, givenAs } = given;
+  const isDirectory = await stat(dir).then(
+    (info) => info.isDirectory(),
+    (error: NodeJS.ErrnoException) => error.code ?? "unreadable",
+  );
+  if (isDirectory === "ENOENT" || isDirectory === "ENOTDIR") {
+    throw new UsageError(
+      `${givenAs} ${dir} does not exist: give the directory \`hd3 sync\` wrote, or leave out ${givenAs}.`,
+      context.command,
+    );
+  }
+  if (typeof isDirectory === "string") {
+    throw new UsageError(`${givenAs} ${dir} cannot be read (${isDirectory}).`, context.command);
+  }
+  if (!isDirectory) throw new UsageError(`${givenAs} ${dir} is not a directory.`, context.command);
+  if (!(await hasSyncedData(dir))) {
+    throw new UsageError(
+      `${givenAs} ${dir} holds no synced data: run \`hd3 sync --data-dir ${dir}\` first, or leave out ${givenAs}.`,
+      context.command,
+    );
+  }
+  return { dir, hasData: true };
+}
+
+/**
+ * Opens the source `--source` names. `auto` (the default) takes synced data from the data
+ * directory when present, else the cloud when credentials are set, else the sample database.
+ * Every flag is checked first, whichever source answers. A note on stderr says which one does.
+ */
+export async function openSource(context: CommandContext): Promise<AnswerSource> {
+  const wanted = wantedSource(context);
+  const cloud = await cloudOptions(context);
+  const { dir, hasData } = await checkedDataDir(context);
   let kind: SourceKind;
   if (wanted === "auto") {
-    if (await hasSyncedData(dir)) kind = "local";
-    else if (credentials(context) !== undefined) kind = "cloud";
+    if (hasData) kind = "local";
+    else if (cloud !== undefined) kind = "cloud";
     else kind = "sample";
   } else {
-    kind = wanted as SourceKind;
+    kind = wanted;
   }
   switch (kind) {
     case "local": {
-      if (!(await hasSyncedData(dir))) {
+      if (!hasData) {
         throw new CliError(
-          `no synced data in ${dir}: run \`hd3 sync\` first (or choose --source cloud or sample)`,
+          `no synced data in ${dir}: run \`hd3 sync\` first (or choose --source cloud or sample).`,
         );
       }
       note(context, `using local data in ${dir}`);

@@ -96,7 +96,15 @@ function hintFor(code: ExitCode, error: unknown): string | undefined {
 }
 
 /**
- * The lines to print for an error: `hd3: <message>` plus a hint. Known errors show their message
+ * The text with exactly one full stop at its end: the CLI's messages and the library's messages
+ * it quotes (which may end in one already) read alike.
+ */
+export function oneFullStop(text: string): string {
+  return `${text.trimEnd().replace(/\.+$/, "")}.`;
+}
+
+/**
+ * The lines to print for an error: `hd3: <message>.` plus a hint. Known errors show their message
  * only; anything else is reported as unexpected. `secrets` are blanked out of the text.
  */
 export function describeError(error: unknown, secrets: readonly string[] = []): string[] {
@@ -108,7 +116,7 @@ export function describeError(error: unknown, secrets: readonly string[] = []): 
     isHdError(error) ||
     isHdOptionError(error)
   ) {
-    message = error.message;
+    message = oneFullStop(error.message);
     const codes = causeChain(error)
       .map((link) => (link as { code?: unknown } | null)?.code)
       .filter((code): code is string => typeof code === "string" && code.startsWith("ERR_HD_"));
@@ -116,9 +124,9 @@ export function describeError(error: unknown, secrets: readonly string[] = []): 
     if (outer !== undefined)
       message += ` [${outer}${inner.length === 0 ? "" : `, cause ${inner.join(", ")}`}]`;
   } else if (error instanceof Error) {
-    message = `unexpected error: ${error.message}`;
+    message = oneFullStop(`unexpected error: ${error.message}`);
   } else {
-    message = `unexpected error: ${String(error)}`;
+    message = oneFullStop(`unexpected error: ${String(error)}`);
   }
   const lines = [`hd3: ${message}`];
   if (error instanceof UsageError) {

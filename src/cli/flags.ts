@@ -124,13 +124,16 @@ export function parseCommandLine(
       const flag = /'(-{1,2}[^']*)'/.exec((error as Error).message)?.[1] ?? "";
       const guess = suggestName(flag.replace(/^-+/, "").split("=")[0] ?? "", Object.keys(table));
       throw new UsageError(
-        `unknown flag ${flag || "(unnamed)"} for \`${command}\`${guess === undefined ? "" : ` (did you mean --${guess}?)`}`,
+        `unknown flag ${flag || "(unnamed)"} for \`${command}\`${guess === undefined ? "" : ` (did you mean --${guess}?)`}.`,
         command,
       );
     }
-    // Node's own wording names the flag and the problem; drop its advice about "--" and "-".
-    const message = (error as Error).message.split(/\. To specify|\.\s*$/)[0] ?? "bad flag";
-    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), command);
+    // Node's first sentence names the flag and the problem; its advice is about its own API.
+    const message = (error as Error).message.split(/\.(?:\s|$)/)[0] ?? "bad flag";
+    const dash = /argument is ambiguous/.test(message)
+      ? `: write a value that starts with a dash as ${/'(--[^']+)'/.exec(message)?.[1] ?? "--flag"}=<value>`
+      : "";
+    throw new UsageError(`${message.charAt(0).toLowerCase()}${message.slice(1)}${dash}.`, command);
   }
 }
 

@@ -73,7 +73,7 @@ function lookUp(name: string): CommandSpec {
   if (spec !== undefined) return spec;
   const guess = suggestName(name, Object.keys(COMMANDS));
   throw new UsageError(
-    `unknown command ${JSON.stringify(name)}${guess === undefined ? "" : ` (did you mean \`${guess}\`?)`}`,
+    `unknown command ${JSON.stringify(name)}${guess === undefined ? "" : ` (did you mean \`${guess}\`?)`}.`,
   );
 }
 
@@ -99,7 +99,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(`${packageVersion()}\n`);
       return EXIT_CODES.ok;
     }
-    if (first.startsWith("-")) throw new UsageError(`expected a command before ${first}`);
+    if (first.startsWith("-")) throw new UsageError(`expected a command before ${first}.`);
     const spec = lookUp(first);
     const { values, positionals } = parseCommandLine(rest, spec.flags, first);
     if (values.help === true) {
@@ -110,7 +110,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (positionals.length < spec.minArgs || positionals.length > spec.maxArgs) {
       const expected = spec.args === "" ? "no arguments" : spec.args;
       throw new UsageError(
-        `\`${first}\` takes ${expected}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`,
+        `\`${first}\` takes ${expected}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}.`,
         first,
       );
     }

@@ -1,5 +1,7 @@
 // HdClient: the typed cloud client for every call of the Device Detection Web API v3.
 
+import { LOWER_CASE_HEADER_NAME, PRIVATE_HEADERS } from "../detection-header-names.js";
+import { HdArgumentError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type {
   Detector,
@@ -34,67 +36,83 @@ import {
   type ReplyContext,
 } from "./normalise.js";
 import { type HdClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./options.js";
-import { readText } from "./read-body.js";
+import { readLimitedText } from "./read-body.js";
 import { Transport } from "./transport.js";
-
-/** A bad argument to a client method (a programming error, not a service failure). */
-function argumentError(message: string): TypeError {
-  return Object.assign(new TypeError(message), { code: "ERR_INVALID_ARG_VALUE" });
-}
 
 /** Percent-encodes one path segment (`Sony Ericsson` → `Sony%20Ericsson`, `N95/8GB` → `N95%2F8GB`). */
 function pathSegment(call: string, argument: string, value: unknown): string {
   if (typeof value !== "string" || value === "") {
-    throw argumentError(`${call}: \`${argument}\` must be a non-empty string`);
+    throw new HdArgumentError(`${call}: \`${argument}\` must be a non-empty string.`);
   }
   if (value === "." || value === "..") {
-    throw argumentError(`${call}: \`${argument}\` cannot be "." or ".." (URL paths collapse them)`);
+    throw new HdArgumentError(`${call}: \`${argument}\` cannot be "." or ".." (URL paths collapse them).`);
   }
   try {
     return encodeURIComponent(value);
   } catch {
-    throw argumentError(`${call}: \`${argument}\` is not well-formed Unicode`);
+    throw new HdArgumentError(`${call}: \`${argument}\` is not well-formed Unicode.`);
   }
 }
 
-/** Headers never sent to the service: credentials and cookies of the end user play no part in detection. */
-const PRIVATE_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"]);
+/** The names a `detect` call adds to the client's allow-list (`params.allowHeaders`), checked. */
+function extraHeaderNames(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (
+    !Array.isArray(value) ||
+    !value.every((name) => typeof name === "string" && LOWER_CASE_HEADER_NAME.test(name))
+  ) {
+    throw new HdArgumentError("detect: `allowHeaders` must be a list of lower-case header names.");
+  }
+  const refused = value.find((name: string) => PRIVATE_HEADERS.has(name));
+  if (refused !== undefined) {
+    throw new HdArgumentError(
+      `detect: \`allowHeaders\` names "${refused}", which carries credentials or personal data: it is never sent.`,
+    );
+  }
+  return value;
+}
 
 /**
- * The detect request body: the headers keyed by lower-case name (repeated values joined with
- * `, ` as Node joins them; `authorization`, `proxy-authorization` and `cookie` left out),
- * `options` joined with commas, and `ipaddress`.
+ * The detect request body: the allowed headers (`allowed`, plus `params.allowHeaders`) keyed by
+ * lower-case name (repeated values joined with `, ` as Node joins them), `options` joined with
+ * commas, and `ipaddress`. Every other header stays in the process.
  */
-function detectBody(headers: HeadersInput, params: DetectParams | undefined): string {
+function detectBody(
+  headers: HeadersInput,
+  params: DetectParams | undefined,
+  allowed: ReadonlySet<string>,
+): string {
   if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
-    throw argumentError("detect: `headers` must be an object of header names and values");
+    throw new HdArgumentError("detect: `headers` must be an object of header names and values.");
   }
+  if (params !== undefined && (typeof params !== "object" || params === null)) {
+    throw new HdArgumentError("detect: `params` must be an object.");
+  }
+  const { options, ipAddress, signal, allowHeaders } = params ?? {};
+  const extra = extraHeaderNames(allowHeaders);
   const body: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || value === null) continue;
     const key = name.toLowerCase();
-    if (PRIVATE_HEADERS.has(key)) continue;
+    if (!allowed.has(key) && !extra.includes(key)) continue;
     const text = Array.isArray(value) ? value.join(", ") : String(value);
     const previous = body[key];
     body[key] = previous === undefined ? text : `${previous}, ${text}`;
   }
-  if (params !== undefined) {
-    if (typeof params !== "object" || params === null)
-      throw argumentError("detect: `params` must be an object");
-    const { options, ipAddress, signal } = params;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw argumentError("detect: `signal` must be an AbortSignal");
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new HdArgumentError("detect: `signal` must be an AbortSignal.");
+  }
+  if (options !== undefined) {
+    if (!Array.isArray(options) || options.some((word) => typeof word !== "string" || word.trim() === "")) {
+      throw new HdArgumentError(
+        'detect: `options` must be a list of option words such as ["hd_specs", "geoip"].',
+      );
     }
-    if (options !== undefined) {
-      if (!Array.isArray(options) || options.some((word) => typeof word !== "string" || word.trim() === "")) {
-        throw argumentError('detect: `options` must be a list of option words such as ["hd_specs", "geoip"]');
-      }
-      if (options.length > 0) body.options = options.map((word) => word.trim()).join(",");
-    }
-    if (ipAddress !== undefined) {
-      if (typeof ipAddress !== "string") throw argumentError("detect: `ipAddress` must be a string");
-      body.ipaddress = ipAddress;
-    }
+    if (options.length > 0) body.options = options.map((word) => word.trim()).join(",");
+  }
+  if (ipAddress !== undefined) {
+    if (typeof ipAddress !== "string") throw new HdArgumentError("detect: `ipAddress` must be a string.");
+    body.ipaddress = ipAddress;
   }
   return JSON.stringify(body);
 }
@@ -102,16 +120,16 @@ function detectBody(headers: HeadersInput, params: DetectParams | undefined): st
 function checkDownloadOptions(call: string, options: unknown): DownloadOptions {
   if (options === undefined) return {};
   if (typeof options !== "object" || options === null)
-    throw argumentError(`${call}: options must be an object`);
+    throw new HdArgumentError(`${call}: options must be an object.`);
   const { toFile, onProgress, signal } = options as Record<string, unknown>;
   if (toFile !== undefined && (typeof toFile !== "string" || toFile === "")) {
-    throw argumentError(`${call}: \`toFile\` must be a non-empty path`);
+    throw new HdArgumentError(`${call}: \`toFile\` must be a non-empty path.`);
   }
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw argumentError(`${call}: \`onProgress\` must be a function`);
+    throw new HdArgumentError(`${call}: \`onProgress\` must be a function.`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw argumentError(`${call}: \`signal\` must be an AbortSignal`);
+    throw new HdArgumentError(`${call}: \`signal\` must be an AbortSignal.`);
   }
   return options as DownloadOptions;
 }
@@ -168,20 +186,26 @@ export class HdClient implements Detector, DeviceCatalog {
       signal,
       consume: async (response, context) =>
         normalise(
-          parseJsonReply(await readText(response), context, response.headers.get("content-type")),
+          parseJsonReply(
+            await readLimitedText(response, context, this.#config.maxReplyBytes),
+            context,
+            response.headers.get("content-type"),
+          ),
           context,
         ),
     });
   }
 
   /**
-   * Detects a device from request headers (`POST /apiv3/site/detect/{siteId}.json`).
+   * Detects a device from request headers (`POST /apiv3/site/detect/{siteId}.json`). Only the
+   * detection headers leave the process (the middleware's allow-list, plus the client's and the
+   * call's `allowHeaders`), so `client.detect(req.headers)` sends no cookie, credential or subscriber id.
    * Resolves with status 0; rejects with `HdNotFoundError` (301, `error.reply.class` is
    * `Unknown`), `HdLicenceError` (229) or `HdApiError` for any other non-zero status. Aborting
    * `params.signal` stops the call, retries included, and rejects with the signal's reason.
    */
   async detect(headers: HeadersInput, params?: DetectParams): Promise<DetectReply> {
-    const body = detectBody(headers, params);
+    const body = detectBody(headers, params, this.#config.detectionHeaders);
     const path = `/apiv3/site/detect/${this.#site}.json`;
     return this.#json("detect", path, body, normaliseDetectReply, params?.signal);
   }
@@ -252,7 +276,7 @@ export class HdClient implements Detector, DeviceCatalog {
     const checked = checkDownloadOptions("fetchArchive", options);
     const { toFile } = checked;
     if (toFile === undefined) {
-      throw argumentError("fetchArchive: `toFile` is required (the archive is a ZIP file)");
+      throw new HdArgumentError("fetchArchive: `toFile` is required (the archive is a ZIP file).");
     }
     return this.#transport.request<DownloadResult>({
       call: "fetchArchive",

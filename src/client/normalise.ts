@@ -65,7 +65,8 @@ function toStatus(value: unknown): number | undefined {
 
 /**
  * Normalises `status` (to a number) and `message` (to a string) in place. A missing status is a
- * protocol error unless `optional` (whathas replies carry none: they become 0/`OK`).
+ * protocol error unless `optional`: then it becomes 0/`OK` (whathas, whose example reply in the
+ * contract has no status, though `hd3 serve` and the vendor's kits send one).
  */
 function readStatus(raw: unknown, context: ReplyContext, optional = false): RawReply {
   if (!isJsonObject(raw)) throw protocolError(context, "the reply is not a JSON object");
@@ -184,7 +185,7 @@ export function normaliseViewReply(raw: unknown, context: ReplyContext): ViewRep
   return reply as unknown as ViewReply;
 }
 
-/** A whathas reply: the wire carries no status, so it becomes `0`/`OK`. */
+/** A whathas reply: its status is checked when present, and a reply without one is taken as `0`/`OK`. */
 export function normaliseWhatHasReply(raw: unknown, context: ReplyContext): WhatHasReply {
   const reply = checked(raw, context, true);
   if (reply.devices === "") reply.devices = [];

@@ -1,17 +1,25 @@
 // The cloud client's options: declared once, validated once, resolved into an internal config.
 
-import { describeOptionValue, HdOptionError } from "../errors.js";
+import { DETECTION_HEADERS } from "../detection-header-names.js";
 import type { Logger } from "../logger.js";
 import {
+  allowedHeadersOption,
+  invalidOption,
   type KnownOptions,
   loggerOption,
   millisecondsOption,
+  missingOption,
   numberOption,
   optionsObject,
+  stringOption,
+  urlOption,
 } from "../options.js";
 
 /** The vendor's API host, used when `baseUrl` is not set. */
 export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";
+
+/** Largest reply read into memory by default: 8 MiB. */
+export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 /** Options of {@link HdClient}. `undefined` always means "not set" (the default applies). */
 export interface HdClientOptions {
@@ -57,6 +65,20 @@ export interface HdClientOptions {
   proxy?: string | URL | undefined;
   /** Where warnings (plain HTTP) and debug lines (retries, failover) go. Default: console warnings. */
   logger?: Logger | undefined;
+  /**
+   * Largest reply, in bytes, of a call whose reply is read into memory (detect, vendors, models,
+   * view, whatHas, and error replies). A larger one is cut off as soon as its announced length or
+   * its received bytes pass the limit, and the call rejects with `HdReplyTooLargeError`.
+   * Downloads streamed to `toFile` and parsed downloads are not limited. Default 8 MiB (a whatHas
+   * listing every device of a 12,700-device database is about 0.85 MB).
+   */
+  maxReplyBytes?: number | undefined;
+  /**
+   * More lower-case header names `detect` may send, besides the detection headers (the
+   * middleware's allow-list), e.g. `["x-att-deviceid"]`. Names that carry credentials or personal
+   * data (`cookie`, `authorization`, `x-forwarded-for`, `x-msisdn`, ...) are refused. Default: none.
+   */
+  allowHeaders?: readonly string[] | undefined;
 }
 
 /** The client's fully resolved configuration. Read-only after construction. */
@@ -72,6 +94,9 @@ export interface ResolvedClientOptions {
   /** Proxy URL, or undefined for direct connections. */
   readonly proxy: string | undefined;
   readonly logger: Logger;
+  readonly maxReplyBytes: number;
+  /** The header names `detect` sends: the detection headers plus `allowHeaders`. */
+  readonly detectionHeaders: ReadonlySet<string>;
 }
 
 /** Every option name; typed so that adding an option cannot compile until it is listed here. */
@@ -86,6 +111,8 @@ export const KNOWN_OPTIONS: KnownOptions<HdClientOptions> = {
   retryDelayMs: true,
   proxy: true,
   logger: true,
+  maxReplyBytes: true,
+  allowHeaders: true,
 };
 
 /** Names people commonly reach for, mapped to ours (compared in lower case). */
@@ -107,115 +134,54 @@ const ALIASES: Readonly<Record<string, string>> = {
   retry: "retries",
   retrydelay: "retryDelayMs",
   proxyurl: "proxy",
+  maxbytes: "maxReplyBytes",
+  maxreplysize: "maxReplyBytes",
+  allowheader: "allowHeaders",
+  headers: "allowHeaders",
 };
-
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
-}
-
-function requireString(option: string, value: unknown, secret = false): string {
-  if (typeof value !== "string" || value === "") {
-    const shown = secret
-      ? `got ${value === "" ? "an empty string" : typeName(value)}`
-      : `got ${describeOptionValue(value)}`;
-    throw new HdOptionError(option, `must be a non-empty string; ${shown}.`);
-  }
-  return value;
-}
-
-function resolveUsername(value: unknown): string {
-  const username = requireString("username", value);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
-  if (/["\\\u0000-\u001f\u007f]/.test(username)) {
-    throw new HdOptionError("username", "must not contain quotes, backslashes or control characters.");
-  }
-  return username;
-}
-
-function resolveSiteId(value: unknown): string {
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new HdOptionError(
-        "siteId",
-        `must be a positive integer or a non-empty string; got ${describeOptionValue(value)}.`,
-      );
-    }
-    return String(value);
-  }
-  if (typeof value !== "string" || value.trim() === "" || value.trim() !== value) {
-    throw new HdOptionError(
-      "siteId",
-      `must be a positive integer or a non-empty string without surrounding spaces; got ${describeOptionValue(value)}.`,
-    );
-  }
-  return value;
-}
-
-/** A copy of `value` as a URL when it is a URL or a non-empty URL string, else `undefined`. */
-function parseUrl(value: unknown): URL | undefined {
-  if (value instanceof URL) return new URL(value.href);
-  if (typeof value !== "string" || value === "") return undefined;
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Validates one base URL and returns it without a trailing slash. */
 function resolveUrl(option: string, value: unknown): string {
-  const url = parseUrl(value);
-  if (url === undefined) {
-    throw new HdOptionError(
-      option,
-      `must be an absolute http(s) URL such as "https://api.handsetdetection.com"; got ${describeOptionValue(value instanceof URL ? value.href : value)}.`,
-    );
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new HdOptionError(option, `must use http: or https:; got ${describeOptionValue(url.protocol)}.`);
-  }
+  const url =
+    urlOption(option, value, ["http:", "https:"]) ??
+    invalidOption(option, "expected an absolute http or https URL.", value);
   if (url.username !== "" || url.password !== "") {
-    throw new HdOptionError(
+    invalidOption(
       option,
-      "must not contain credentials; pass them as `username` and `secret` (they are sent with Digest auth).",
+      "expected a URL without credentials: pass them as `username` and `secret` (they are sent with Digest auth).",
     );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new HdOptionError(
-      option,
-      `must not have a query or fragment; got ${describeOptionValue(url.href)}.`,
-    );
+    invalidOption(option, "expected a URL without a query or fragment.", url.href);
   }
   return url.href.replace(/\/+$/, "");
 }
 
-function resolveFailoverUrls(value: unknown): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    throw new HdOptionError(
-      "failoverUrls",
-      `must be an array of http(s) URLs; got ${describeOptionValue(value)}.`,
-    );
+function resolveUsername(value: unknown): string {
+  const username = stringOption("username", value) ?? missingOption("username", "a non-empty string");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
+  if (/["\\\u0000-\u001f\u007f]/.test(username)) {
+    invalidOption("username", "expected a name without quotes, backslashes or control characters.", username);
   }
-  return value.map((item: unknown, i) => resolveUrl(`failoverUrls[${i}]`, item));
+  return username;
 }
 
-function resolveProxy(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const url = parseUrl(value);
-  if (url === undefined) {
-    // A proxy URL may hold credentials: describe the type only.
-    throw new HdOptionError(
-      "proxy",
-      `must be an http(s) proxy URL such as "http://proxy.example:3128"; got ${typeName(value)}.`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new HdOptionError("proxy", `must use http: or https:; got ${describeOptionValue(url.protocol)}.`);
-  }
-  return url.href;
+const SITE_ID = "a positive whole number or a non-empty string without surrounding spaces";
+
+function resolveSiteId(value: unknown): string {
+  if (value === undefined) missingOption("siteId", SITE_ID);
+  const valid =
+    typeof value === "number"
+      ? Number.isSafeInteger(value) && value > 0
+      : typeof value === "string" && value !== "" && value.trim() === value;
+  if (!valid) invalidOption("siteId", `expected ${SITE_ID}.`, value);
+  return String(value);
+}
+
+function resolveFailoverUrls(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) invalidOption("failoverUrls", "expected an array of http(s) URLs.", value);
+  return value.map((item: unknown, i) => resolveUrl(`failoverUrls[${i}]`, item));
 }
 
 /**
@@ -232,7 +198,8 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
   const baseUrl = o.baseUrl === undefined ? DEFAULT_BASE_URL : resolveUrl("baseUrl", o.baseUrl);
   return {
     username: resolveUsername(o.username),
-    secret: requireString("secret", o.secret, true),
+    secret:
+      stringOption("secret", o.secret, undefined, true) ?? missingOption("secret", "a non-empty string"),
     siteId: resolveSiteId(o.siteId),
     baseUrls: [baseUrl, ...resolveFailoverUrls(o.failoverUrls)],
     timeoutMs: millisecondsOption("timeoutMs", o.timeoutMs, 10_000),
@@ -243,7 +210,17 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
       { min: 0, max: 60_000, unit: "milliseconds" },
       250,
     ),
-    proxy: resolveProxy(o.proxy),
+    proxy: urlOption("proxy", o.proxy, ["http:", "https:"])?.href,
     logger: loggerOption("logger", o.logger),
+    maxReplyBytes: numberOption(
+      "maxReplyBytes",
+      o.maxReplyBytes,
+      { min: 1024, integer: true, unit: "bytes" },
+      DEFAULT_MAX_REPLY_BYTES,
+    ),
+    detectionHeaders: new Set([
+      ...DETECTION_HEADERS,
+      ...allowedHeadersOption("allowHeaders", o.allowHeaders),
+    ]),
   };
 }

@@ -1,6 +1,8 @@
 // Reading reply bodies: streamed UTF-8 decoding, expected length, discarding unread bodies.
 
 import type { Response } from "undici";
+import { HdReplyTooLargeError } from "../errors.js";
+import type { ReplyContext } from "./normalise.js";
 
 /**
  * The body size the reply announces, or undefined when it is unknown: no `content-length`, or
@@ -26,6 +28,35 @@ export async function readText(response: Response, onChunk?: (chunk: Uint8Array)
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
+}
+
+/**
+ * Reads a reply that is kept in memory as text, up to `maxBytes`: a larger announced length is
+ * refused before reading, and a body that grows past the limit is cut off there (the stream is
+ * cancelled, which closes the connection). Throws `HdReplyTooLargeError` either way.
+ */
+export async function readLimitedText(
+  response: Response,
+  context: ReplyContext,
+  maxBytes: number,
+): Promise<string> {
+  const tooLarge = (problem: string) =>
+    new HdReplyTooLargeError(
+      `${context.call}: ${problem} (${context.method} ${context.url}, HTTP ${context.httpStatus}).`,
+      { method: context.method, url: context.url, httpStatus: context.httpStatus, maxBytes },
+    );
+  const announced = announcedLength(response);
+  if (announced !== undefined && announced > maxBytes) {
+    await discardBody(response);
+    throw tooLarge(`the reply announces ${announced} bytes, more than maxReplyBytes (${maxBytes})`);
+  }
+  let receivedBytes = 0;
+  return readText(response, (chunk) => {
+    receivedBytes += chunk.byteLength;
+    if (receivedBytes > maxBytes) {
+      throw tooLarge(`the reply exceeds maxReplyBytes (${maxBytes} bytes); reading stopped there`);
+    }
+  });
 }
 
 /** Drops a body that will not be read, so the connection can be reused or closed. */

@@ -1,12 +1,19 @@
 // Sends one API v3 call: digest auth, per-attempt timeout, retries with backoff, failover, error mapping.
 
 import { fetch, ProxyAgent, type Response } from "undici";
-import { HdAuthError, type HdError, HdNetworkError, HdTimeoutError, isHdError } from "../errors.js";
+import {
+  HdAuthError,
+  type HdError,
+  HdNetworkError,
+  HdReplyTooLargeError,
+  HdTimeoutError,
+  isHdError,
+} from "../errors.js";
 import { retryDelay, sleep } from "./backoff.js";
 import { API_V3_CHALLENGE, digestAuthorization, isDigestChallenge } from "./digest.js";
 import { apiErrorFromBody, protocolError, type ReplyContext } from "./normalise.js";
 import type { ResolvedClientOptions } from "./options.js";
-import { discardBody, readText } from "./read-body.js";
+import { discardBody, readLimitedText } from "./read-body.js";
 
 /** Every call is sent with this method. */
 const METHOD = "POST";
@@ -182,7 +189,13 @@ export class Transport {
       await discardBody(response);
       return protocolError(context, `unexpected redirect (HTTP ${response.status})`);
     }
-    const text = await readText(response);
+    // An error page too large to keep is still a refusal: only its status is reported then.
+    const text = await readLimitedText(response, context, this.#config.maxReplyBytes).catch(
+      (error: unknown) => {
+        if (error instanceof HdReplyTooLargeError) return "";
+        throw error;
+      },
+    );
     return (
       apiErrorFromBody(text, context) ??
       protocolError(context, `the server refused the call with HTTP ${response.status}`)

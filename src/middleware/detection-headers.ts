@@ -1,6 +1,7 @@
 // The allow-list of request headers that may leave the process for detection, and the memo key.
 
 import type { IncomingHttpHeaders } from "node:http";
+import { CORE_DETECTION_HEADERS, DETECTION_HEADERS } from "../detection-header-names.js";
 import type { DetectionHeaders } from "../types.js";
 import { preferredLanguage } from "./accept-language.js";
 import {
@@ -18,44 +19,11 @@ import {
 import type { DecidedBy } from "./device.js";
 import { type DeviceScreen, iPadUserAgent, isMacSafari, readScriptCookie } from "./device-script.js";
 
-/**
- * Headers whose absence decides a detection as much as their presence: they are always named in
- * `Vary`. The vendor's detection reads each of them by name.
- */
-export const CORE_DETECTION_HEADERS = [
-  "user-agent",
-  "x-wap-profile",
-  "profile",
-  "x-operamini-phone",
-  "x-operamini-phone-ua",
-  "x-mobile-ua",
-] as const;
-
-/**
- * Headers that carry a device's own user-agent through proxies, transcoders and in-app browsers.
- * Detection reads them when present; they are named in `Vary` only then.
- */
-export const DEVICE_USER_AGENT_HEADERS = [
-  "x-device-user-agent",
-  "x-original-user-agent",
-  "x-skyfire-phone",
-  "x-bolt-phone-ua",
-  "device-stock-ua",
-  "x-ucbrowser-device-ua",
-  "x-ucbrowser-phone-ua",
-  "x-puffin-ua",
-  "x-requested-with",
-] as const;
-
-/**
- * Every header sent for detection by default: {@link CORE_DETECTION_HEADERS} and
- * {@link DEVICE_USER_AGENT_HEADERS}. `Accept-Language` decides no device: it is not sent, and
- * `general_language` is filled per request from it. Nothing else leaves the process: not cookies or credentials,
- * not the subscriber ids operator gateways add (`x-msisdn`, `x-imsi`, ...), not per-request
- * headers of load balancers and tracers (`x-request-start`, `x-request-id`, ...), which would also
- * make every request a memo miss.
- */
-export const DETECTION_HEADERS: readonly string[] = [...CORE_DETECTION_HEADERS, ...DEVICE_USER_AGENT_HEADERS];
+export {
+  CORE_DETECTION_HEADERS,
+  DETECTION_HEADERS,
+  DEVICE_USER_AGENT_HEADERS,
+} from "../detection-header-names.js";
 
 /** Spelling of the core detection headers in `Vary`, and `Accept-Language` (it fills `general_language`). */
 const CORE_VARY =

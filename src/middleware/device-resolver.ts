@@ -46,6 +46,8 @@ export interface ResolverConfig {
   memo: Memo | undefined;
   geoip: boolean;
   legacyOptions: readonly string[];
+  /** The app's `allowHeaders`: passed on each cloud call, so a cloud client sends them too. */
+  allowHeaders: readonly string[];
   skipBots: boolean;
   /** A request's budget: past it the request goes on without its detection, and its cloud call is aborted. */
   timeoutMs: number;
@@ -299,6 +301,7 @@ export class DeviceResolver {
     const cloud = this.#c.cloud;
     if (cloud === undefined) return Promise.reject(new HdNetworkError("No cloud client is configured."));
     const params: DetectParams = { signal };
+    if (this.#c.allowHeaders.length > 0) params.allowHeaders = this.#c.allowHeaders;
     if (options !== undefined) params.options = options;
     if (sendIp && ctx.ip !== undefined) params.ipAddress = ctx.ip;
     return Promise.resolve(cloud.detect(ctx.picked.headers, params));

@@ -26,7 +26,7 @@ import {
   snapshot,
 } from "./metrics.js";
 import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
-import { type QuotaCounter, QuotaGuard } from "./quota.js";
+import { QUOTA_HEARTBEAT_MS, type QuotaCounter, QuotaGuard } from "./quota.js";
 
 /** The memo store as the fleet's quota counter, when it can count (Redis, a tiered store over Redis, ...). */
 function sharedCounter(store: CacheStore<MemoValue> | undefined): QuotaCounter | undefined {
@@ -121,12 +121,13 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       : new QuotaGuard({
           monthlyQuota: config.monthlyQuota,
           counter: sharedCounter(config.store),
-          onCountingAlone: (error) => {
+          heartbeatMs: QUOTA_HEARTBEAT_MS,
+          onCountingAlone: (error, { share, left, fleetSize }) => {
             const message = error instanceof Error ? error.message : String(error);
             emit?.({ type: "quota-counting-alone", error: message });
             logger.warn(
-              "The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can.",
-              { code: "HD_QUOTA_COUNTING_ALONE", error: message },
+              `The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can, making at most ${share} of the ${left} cloud detections left (its share in a fleet of ${fleetSize}).`,
+              { code: "HD_QUOTA_COUNTING_ALONE", error: message, share, left, fleetSize },
             );
           },
           onSpent: ({ month, monthlyQuota }) => {
@@ -171,6 +172,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     memo,
     geoip,
     legacyOptions: config.legacyOptions,
+    allowHeaders: config.allowHeaders,
     skipBots: config.skipBots,
     timeoutMs: config.timeoutMs,
     metrics,

@@ -4,9 +4,11 @@ import type { Request } from "express";
 import type { CacheStore } from "../cache/types.js";
 import type { Logger } from "../logger.js";
 import {
+  allowedHeadersOption,
   booleanOption,
   choiceOption,
   functionOption,
+  headerNamesOption,
   invalidOption,
   type KnownOptions,
   loggerOption,
@@ -242,39 +244,6 @@ export function suggestOption(name: string): string | undefined {
 const DETECTOR_METHODS = ["detect"] as const;
 
 /**
- * Headers that no option can put on the allow-list: credentials, cookies, client addresses, and
- * the subscriber identities operator gateways add.
- */
-const PRIVATE_HEADERS: ReadonlySet<string> = new Set([
-  "cookie",
-  "authorization",
-  "proxy-authorization",
-  "x-forwarded-for",
-  "forwarded",
-  "x-real-ip",
-  "x-msisdn",
-  "x-imsi",
-  "x-up-subno",
-  "x-nokia-msisdn",
-  "x-huawei-imsi",
-  "x-wap-clientid",
-  "x-up-calling-line-id",
-  "x-network-info",
-]);
-
-/** A list option of lower-case header names. */
-function headerNames(option: string, value: unknown): readonly string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) invalidOption(option, "expected an array of header names.", value);
-  for (const name of value as unknown[]) {
-    if (typeof name !== "string" || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-      invalidOption(option, "expected lower-case header names.", name);
-    }
-  }
-  return [...new Set(value as string[])];
-}
-
-/**
  * Validates the caller's options and applies defaults. Throws `HdOptionError` naming the option
  * for anything unusable: unknown or misspelt keys, wrong types, contradicting options. Whether
  * `cacheDir` holds data is decided later, when detectors are built.
@@ -385,20 +354,11 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     invalidOption("cacheSize", "does not apply to a custom `store`: size the store itself.");
   }
 
-  const ignoreHeaders = headerNames("ignoreHeaders", opt.ignoreHeaders);
+  const ignoreHeaders = headerNamesOption("ignoreHeaders", opt.ignoreHeaders);
   if (ignoreHeaders.includes("user-agent")) {
     invalidOption("ignoreHeaders", "`user-agent` is what detection is made of: it cannot be ignored.");
   }
-  const allowHeaders = headerNames("allowHeaders", opt.allowHeaders);
-  for (const name of allowHeaders) {
-    if (PRIVATE_HEADERS.has(name)) {
-      invalidOption(
-        "allowHeaders",
-        "carries credentials or personal data: it is never sent for detection.",
-        name,
-      );
-    }
-  }
+  const allowHeaders = allowedHeadersOption("allowHeaders", opt.allowHeaders);
 
   return {
     client,

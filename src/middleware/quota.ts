@@ -1,9 +1,24 @@
 // Monthly budget of cloud detections: counted per calendar month (UTC), alone or in a store the fleet shares.
 
 import type { CacheStore } from "../cache/types.js";
+import { isThenable } from "./memo.js";
 
-/** A store that can count for the fleet: the memo store, when it offers `incrementCounter`. */
-export type QuotaCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">>;
+/**
+ * A store that can count for the fleet: the memo store, when it offers `incrementCounter`. Its
+ * `claim`, when it has one, lets one instance restore a lost count for the fleet.
+ */
+export type QuotaCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">> &
+  Pick<CacheStore<unknown>, "claim">;
+
+/** What a process may still spend while it counts alone. */
+export interface AloneShare {
+  /** Cloud detections this process may make until the counter answers again. */
+  share: number;
+  /** Detections the fleet had left, as this process last knew. */
+  left: number;
+  /** Instances that last announced themselves (this one included). */
+  fleetSize: number;
+}
 
 /** Options of {@link QuotaGuard}. */
 export interface QuotaGuardOptions {
@@ -14,10 +29,26 @@ export interface QuotaGuardOptions {
   /** Called once per month, the first time a call is refused. */
   onSpent?: (details: { month: string; monthlyQuota: number }) => void;
   /** Called once each time the counter becomes unusable (this process then counts alone). */
-  onCountingAlone?: (error: unknown) => void;
+  onCountingAlone?: (error: unknown, alone: AloneShare) => void;
+  /** How often to call {@link QuotaGuard.heartbeat} by itself, in ms; 0 (the default): never. */
+  heartbeatMs?: number;
   /** Clock; `Date.now` by default. */
   now?: () => number;
 }
+
+/** The middleware's heartbeat: well under a minute, so that every instance announces itself every minute. */
+export const QUOTA_HEARTBEAT_MS = 15_000;
+
+const MINUTE_MS = 60_000;
+
+/**
+ * How long after the counter answers again this process still counts the other instances'
+ * shares as spent: by then each has had a heartbeat to add what it counted alone.
+ */
+const RECOVERY_MS = 2 * QUOTA_HEARTBEAT_MS;
+
+/** How long one instance holds the right to restore a lost count, so that two never restore the same loss. */
+const RESTORE_CLAIM_MS = 5_000;
 
 /** `YYYY-MM` of an epoch-millisecond time, in UTC. */
 export function monthOf(time: number): string {
@@ -30,15 +61,28 @@ function nextMonthStart(time: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
+/** The key counting the instances that announced themselves in a minute (`i:YYYY-MM-DDTHH:MM`, UTC). */
+function instancesKey(minute: number): string {
+  return `i:${new Date(minute * MINUTE_MS).toISOString().slice(0, 16)}`;
+}
+
 /** How long a month's counter outlives its month, so a clock a little behind still finds it. */
 const COUNTER_GRACE_MS = 24 * 60 * 60 * 1000;
+
+const CANNOT_COUNT = "the store cannot count right now";
 
 /**
  * Counts cloud detections against a monthly budget. With a `counter`, every detection is one
  * atomic increment of the month's counter (`q:YYYY-MM`, expiring a day after the month), shared by
- * every process using that store; the count survives restarts. When the counter cannot answer,
- * this process counts alone from the last total it saw, and adds what it counted to the shared
- * total once the counter answers again: it never counts fewer detections than were made.
+ * every process using that store; the count survives restarts. The count this process knows never
+ * goes down within a month: a counter answering less than was seen (Redis restarted without
+ * persistence, flushed, or evicted the key) is given the difference back.
+ *
+ * The heartbeat announces the process (`i:` per minute), so that each one knows how many share
+ * the counter, and refreshes the fleet's total. When the counter cannot answer, this process
+ * counts alone and makes at most its share of what the fleet had left (left / fleet size, rounded
+ * down), then adds what it counted alone to the shared total once the counter answers again; for
+ * a while after that it counts the others' shares as spent, until they have added theirs.
  */
 export class QuotaGuard {
   readonly #limit: number;
@@ -47,11 +91,24 @@ export class QuotaGuard {
   readonly #onCountingAlone: QuotaGuardOptions["onCountingAlone"];
   readonly #now: () => number;
   #month = "";
-  /** Detections counted this month, as last known (the fleet's total with a counter). */
-  #used = 0;
-  /** Detections counted alone since the counter last answered, still to add to it. */
+  /** The fleet's total as known: the most the counter answered (or should have) this month. Never goes down. */
+  #seen = 0;
+  /** Detections counted here and not yet added to the counter (below 0 after a refund). */
   #pending = 0;
+  /** Bumped by each restoration, so that replies to calls sent before it do not restore the same loss again. */
+  #restorations = 0;
+  #lastError: unknown;
   #alone = false;
+  /** The most this process may spend alone, and what it has spent, in this outage. */
+  #share = 0;
+  #spentAlone = 0;
+  /** After an outage, until `#othersUntil`: what the other instances may have spent alone and not added yet. */
+  #othersAlone = 0;
+  #othersUntil = 0;
+  #fleetSize = 1;
+  /** The minute (epoch ms / 60,000) this process last announced itself in. */
+  #announced = -1;
+  #beating = false;
   #reported = "";
 
   constructor(options: QuotaGuardOptions) {
@@ -60,15 +117,28 @@ export class QuotaGuard {
     this.#onSpent = options.onSpent;
     this.#onCountingAlone = options.onCountingAlone;
     this.#now = options.now ?? Date.now;
+    const every = options.heartbeatMs ?? 0;
+    if (this.#counter !== undefined && every > 0) {
+      void this.heartbeat();
+      setInterval(() => void this.heartbeat(), every).unref();
+    }
   }
 
   #roll(): void {
     const month = monthOf(this.#now());
-    if (month !== this.#month) {
-      this.#month = month;
-      this.#used = 0;
-      this.#pending = 0;
-    }
+    if (month === this.#month) return;
+    this.#month = month;
+    this.#seen = 0;
+    this.#pending = 0;
+    // A new month while alone: this process's share of the whole new budget.
+    this.#share = Math.floor(this.#limit / this.#fleetSize);
+    this.#spentAlone = 0;
+    this.#othersUntil = 0;
+  }
+
+  /** The fleet's total as known, with what the others may still have to add after an outage. */
+  #known(total = this.#seen + this.#pending): number {
+    return this.#now() < this.#othersUntil ? total + this.#othersAlone : total;
   }
 
   /** Whether the fleet's counter counts (`false` without one, or while it does not answer). */
@@ -79,71 +149,173 @@ export class QuotaGuard {
   /** Detections counted this month (the fleet's total, as last known, with a counter). */
   get used(): number {
     this.#roll();
-    return Math.min(this.#used, this.#limit);
+    return Math.max(0, Math.min(this.#known(), this.#limit));
   }
 
   /** Detections left this month. */
   get remaining(): number {
-    return Math.max(0, this.#limit - this.used);
+    return this.#limit - this.used;
   }
 
   /**
-   * Counts one cloud detection if the budget allows it; `false` (reported once a month) when it is
-   * spent. Asynchronous with a shared counter; a budget known to be spent answers at once.
+   * Counts one cloud detection if the budget allows it; `false` when it is spent (reported once a
+   * month) or, while counting alone, when this process's share is. Asynchronous with a shared
+   * counter; a budget known to be spent answers at once.
    */
   take(): boolean | Promise<boolean> {
     this.#roll();
-    if (this.#used >= this.#limit) return this.#refuse();
-    const counter = this.#counter;
-    if (counter === undefined) return this.#countAlone();
-    const month = this.#month;
-    const by = 1 + this.#pending;
-    this.#pending = 0;
-    let total: ReturnType<QuotaCounter["incrementCounter"]>;
-    try {
-      total = counter.incrementCounter(`q:${month}`, by, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
-    } catch (error) {
-      return this.#counterFailed(by, error);
+    if (this.#known() >= this.#limit) return this.#refuse(this.#seen + this.#pending);
+    if (this.#counter === undefined) {
+      this.#pending += 1;
+      return true;
     }
-    if (typeof total === "number" || total === undefined) return this.#counted(month, by, total);
-    return total.then(
-      (n) => this.#counted(month, by, n),
-      (error: unknown) => this.#counterFailed(by, error),
-    );
+    const month = this.#month;
+    const decide = (total: number | undefined): boolean => {
+      if (total === undefined) return this.#countAlone();
+      if (month !== this.#month) return total <= this.#limit; // counted in a month that has just ended
+      if (this.#known(total) <= this.#limit) return true;
+      this.#pending -= 1; // counted but not made: given back with the next detection
+      return this.#refuse(total - 1);
+    };
+    const total = this.#add(1);
+    return isThenable(total) ? total.then(decide) : decide(total);
   }
 
   /** Gives back a detection counted by `take()` that was not made after all. */
   refund(): void {
-    if (this.#used > 0) this.#used -= 1;
-    if (this.#counter !== undefined) this.#pending -= 1;
+    if (this.#seen + this.#pending <= 0) return;
+    this.#pending -= 1;
+    if (this.#alone && this.#spentAlone > 0) this.#spentAlone -= 1;
   }
 
-  #counted(month: string, by: number, total: number | undefined): boolean {
-    if (total === undefined) return this.#counterFailed(by, new Error("the store cannot count right now"));
+  /**
+   * Announces this process to the fleet, learns the fleet's size (the instances announced this
+   * minute or the last) and its total, and adds what was counted alone. Never rejects.
+   */
+  async heartbeat(): Promise<void> {
+    if (this.#counter === undefined || this.#beating) return;
+    this.#beating = true;
+    try {
+      this.#roll();
+      const minute = Math.floor(this.#now() / MINUTE_MS);
+      const announce = this.#announced === minute ? 0 : 1;
+      const expiresAt = (minute + 3) * MINUTE_MS;
+      const [current, previous] = await Promise.all([
+        this.#send(instancesKey(minute), announce, expiresAt),
+        this.#send(instancesKey(minute - 1), 0, expiresAt),
+      ]);
+      if (current !== undefined && announce === 1) this.#announced = minute;
+      if (current !== undefined || previous !== undefined) {
+        this.#fleetSize = Math.max(1, current ?? 0, previous ?? 0);
+      }
+      await this.#add(0);
+    } finally {
+      this.#beating = false;
+    }
+  }
+
+  /**
+   * Adds `by` and what is pending to the month's counter. Answers the fleet's total as now known,
+   * or `undefined` when the counter did not answer (what was pending stays pending).
+   */
+  #add(by: number): number | undefined | Promise<number | undefined> {
+    const month = this.#month;
+    // Never less than 0: the counter only grows, so any answer below what was seen is a loss.
+    // Detections given back wait for the next one, which they cancel.
+    const adding = Math.max(0, by + this.#pending);
+    const owed = adding - by;
+    this.#pending -= owed;
+    const expected = this.#seen + adding;
+    const restorations = this.#restorations;
+    const settle = (total: number | undefined): number | undefined => {
+      if (month !== this.#month) return total;
+      if (total === undefined) {
+        this.#pending += owed;
+        return undefined;
+      }
+      if (this.#alone) this.#backTogether();
+      if (total < expected && restorations === this.#restorations) this.#restore(month, expected - total);
+      this.#seen = Math.max(this.#seen, total, expected);
+      return this.#seen;
+    };
+    const total = this.#send(`q:${month}`, adding, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+    return isThenable(total) ? total.then(settle) : settle(total);
+  }
+
+  /** The counter answers again: what this process counted alone is being added; the others' may not be yet. */
+  #backTogether(): void {
     this.#alone = false;
-    if (month !== this.#month) return true; // counted for a month that has just ended
-    this.#used = total;
-    return total <= this.#limit || this.#refuse();
+    this.#othersAlone = (this.#fleetSize - 1) * this.#share;
+    this.#othersUntil = this.#now() + RECOVERY_MS;
   }
 
-  #counterFailed(by: number, error: unknown): boolean {
+  /**
+   * The counter lost at least `missing` detections (it answered less than this process had seen):
+   * gives them back, so the fleet agrees again. With a store that can claim, only the instance
+   * holding the claim restores, so that instances finding the same loss at once do not each add
+   * it. A restoration that fails, or falls short, is redone by a later call, which finds the
+   * counter still short.
+   */
+  #restore(month: string, missing: number): void {
+    this.#restorations += 1;
+    const counter = this.#counter as QuotaCounter;
+    const add = (claimed: boolean | undefined): void => {
+      if (claimed !== true) return;
+      const total = this.#send(`q:${month}`, missing, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+      if (isThenable(total)) void total.then((n) => this.#saw(month, n));
+      else this.#saw(month, total);
+    };
+    if (counter.claim === undefined) {
+      add(true);
+      return;
+    }
+    try {
+      const claimed = counter.claim(`r:q:${month}`, RESTORE_CLAIM_MS);
+      if (isThenable(claimed)) void claimed.then(add, () => undefined);
+      else add(claimed);
+    } catch {
+      // A store that cannot claim now cannot count either: a later call finds the loss again.
+    }
+  }
+
+  #saw(month: string, total: number | undefined): void {
+    if (total !== undefined && month === this.#month) this.#seen = Math.max(this.#seen, total);
+  }
+
+  /** One call to the counter; `undefined` (with `#lastError` set) when it did not answer. */
+  #send(key: string, by: number, expiresAt: number): number | undefined | Promise<number | undefined> {
+    const failed = (error: unknown): undefined => {
+      this.#lastError = error;
+      return undefined;
+    };
+    const checked = (total: number | undefined): number | undefined =>
+      typeof total === "number" && Number.isFinite(total) ? total : failed(new Error(CANNOT_COUNT));
+    let total: ReturnType<QuotaCounter["incrementCounter"]>;
+    try {
+      total = (this.#counter as QuotaCounter).incrementCounter(key, by, expiresAt);
+    } catch (error) {
+      return failed(error);
+    }
+    return isThenable(total) ? total.then(checked, failed) : checked(total);
+  }
+
+  #countAlone(): boolean {
     if (!this.#alone) {
       this.#alone = true;
-      this.#onCountingAlone?.(error);
+      const left = Math.max(0, this.#limit - this.#seen - this.#pending);
+      this.#share = Math.floor(left / this.#fleetSize);
+      this.#spentAlone = 0;
+      this.#onCountingAlone?.(this.#lastError, { share: this.#share, left, fleetSize: this.#fleetSize });
     }
-    // This detection and any pending ones are still owed to the shared total.
-    this.#pending += by - 1;
-    return this.#countAlone(true);
-  }
-
-  #countAlone(owed = false): boolean {
-    if (this.#used >= this.#limit) return this.#refuse();
-    this.#used += 1;
-    if (owed) this.#pending += 1;
+    if (this.#spentAlone >= this.#share) return false;
+    this.#spentAlone += 1;
+    this.#pending += 1;
     return true;
   }
 
-  #refuse(): false {
+  /** `false`; reports the quota spent (once a month) when `made`, what the fleet has made, reaches it. */
+  #refuse(made: number): false {
+    if (made < this.#limit) return false; // only the others' shares after an outage stand in the way
     if (this.#reported !== this.#month) {
       this.#reported = this.#month;
       this.#onSpent?.({ month: this.#month, monthlyQuota: this.#limit });

@@ -9,7 +9,7 @@ import {
   invalidOption,
   type KnownOptions,
   loggerOption,
-  MAX_TIMER_MS,
+  millisecondsOption,
   missingOption,
   numberOption,
   objectWithMethods,
@@ -175,12 +175,7 @@ interface ResolvedConfig {
 
 /** A server time limit: whole milliseconds that Node's timers accept. */
 function timeoutOption(option: string, value: unknown, fallback: number): number {
-  return numberOption(
-    option,
-    value,
-    { min: 1, max: MAX_TIMER_MS, integer: true, unit: "milliseconds" },
-    fallback,
-  );
+  return millisecondsOption(option, value, fallback, { integer: true });
 }
 
 function optionalPath(value: unknown, option: string): string | undefined {

@@ -1,7 +1,15 @@
 // The accounts of a self-hosted API v3 server: validation of the list and of a users file.
 
 import { readFile } from "node:fs/promises";
-import { describeOptionValue, HdOptionError } from "../errors.js";
+import { describeOptionValue } from "../errors.js";
+import {
+  booleanOption,
+  invalidOption,
+  type KnownOptions,
+  missingOption,
+  optionsObject,
+  stringOption,
+} from "../options.js";
 
 /** One account of a self-hosted API v3 server. */
 export interface ApiUser {
@@ -13,7 +21,7 @@ export interface ApiUser {
   downloads?: boolean;
 }
 
-const USER_KEYS: { readonly [K in keyof Required<ApiUser>]: true } = {
+const USER_KEYS: KnownOptions<ApiUser> = {
   username: true,
   secret: true,
   downloads: true,
@@ -22,6 +30,8 @@ const USER_KEYS: { readonly [K in keyof Required<ApiUser>]: true } = {
 /** A validated, frozen account table keyed by username. */
 export type UserTable = ReadonlyMap<string, Readonly<Required<ApiUser>>>;
 
+const ACCOUNT = "{ username, secret, downloads? }";
+
 /**
  * Validates a list of accounts and indexes it by username. Throws `HdOptionError` naming
  * `option[i].field` for a missing or empty username or secret, a non-boolean `downloads`, an
@@ -29,45 +39,34 @@ export type UserTable = ReadonlyMap<string, Readonly<Required<ApiUser>>>;
  */
 export function resolveUsers(value: unknown, option = "users"): UserTable {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new HdOptionError(
+    // A list is shown (it is empty); anything else by its type only, as it may hold a secret.
+    invalidOption(
       option,
-      `expected a non-empty array of { username, secret, downloads? }, got ${describeOptionValue(
-        Array.isArray(value) ? value : typeof value,
-      )}`,
+      `expected a non-empty array of ${ACCOUNT}.`,
+      Array.isArray(value) ? value : typeof value,
     );
   }
   const table = new Map<string, Readonly<Required<ApiUser>>>();
   value.forEach((entry: unknown, index) => {
     const at = `${option}[${index}]`;
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      throw new HdOptionError(at, `expected an object { username, secret, downloads? }`);
-    }
-    const record = entry as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (!Object.hasOwn(USER_KEYS, key)) {
-        throw new HdOptionError(`${at}.${key}`, "unknown key; valid keys are username, secret, downloads");
-      }
-    }
-    const { username, secret, downloads } = record;
-    if (typeof username !== "string" || username === "") {
-      throw new HdOptionError(
-        `${at}.username`,
-        `expected a non-empty string, got ${describeOptionValue(username)}`,
-      );
-    }
-    if (typeof secret !== "string" || secret === "") {
-      throw new HdOptionError(`${at}.secret`, "expected a non-empty string");
-    }
-    if (downloads !== undefined && typeof downloads !== "boolean") {
-      throw new HdOptionError(
-        `${at}.downloads`,
-        `expected true or false, got ${describeOptionValue(downloads)}`,
-      );
-    }
+    const record = optionsObject<ApiUser>(entry, {
+      factory: "an account",
+      known: USER_KEYS,
+      usage: ACCOUNT,
+      aliases: { user: "username", password: "secret", apisecret: "secret", download: "downloads" },
+      at,
+    });
+    const username =
+      stringOption(`${at}.username`, record.username) ??
+      missingOption(`${at}.username`, "a non-empty string");
+    const secret =
+      stringOption(`${at}.secret`, record.secret, undefined, true) ??
+      missingOption(`${at}.secret`, "a non-empty string");
+    const downloads = booleanOption(`${at}.downloads`, record.downloads, false);
     if (table.has(username)) {
-      throw new HdOptionError(`${at}.username`, `${describeOptionValue(username)} is given twice`);
+      invalidOption(`${at}.username`, "expected each username once.", username);
     }
-    table.set(username, Object.freeze({ username, secret, downloads: downloads === true }));
+    table.set(username, Object.freeze({ username, secret, downloads }));
   });
   return table;
 }
@@ -83,13 +82,13 @@ export async function loadUsersFile(file: string): Promise<UserTable> {
     text = await readFile(file, "utf8");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new HdOptionError("usersFile", `cannot read ${describeOptionValue(file)}: ${reason}`);
+    invalidOption("usersFile", `cannot read ${describeOptionValue(file)}: ${reason.replace(/\.$/, "")}.`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new HdOptionError("usersFile", `${describeOptionValue(file)} is not valid JSON`);
+    invalidOption("usersFile", `${describeOptionValue(file)} is not valid JSON.`);
   }
   return resolveUsers(parsed, "usersFile");
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { describeOptionValue, HdOptionError } from "../errors.js";
+import { type KnownOptions, missingOption, objectWithMethods, optionsObject } from "../options.js";
 import { ArchiveReader, writeSpecsFromArchive, writeTreesFromArchive } from "./archive-extract.js";
 import type { DataSource, SyncDownloadOptions, SyncDownloadResult } from "./data-source.js";
 
@@ -19,7 +19,8 @@ export interface ArchiveDataSourceOptions {
   client: ArchiveClient;
 }
 
-const KNOWN: { readonly [K in keyof Required<ArchiveDataSourceOptions>]: true } = { client: true };
+/** Every option name of {@link ArchiveDataSource}. */
+export const KNOWN_OPTIONS: KnownOptions<ArchiveDataSourceOptions> = { client: true };
 
 interface HeldArchive {
   file: string;
@@ -51,25 +52,15 @@ export class ArchiveDataSource implements DataSource {
 
   /** @throws {HdOptionError} naming the option for a missing or unusable `client`. */
   constructor(options: ArchiveDataSourceOptions) {
-    if (typeof options !== "object" || options === null) {
-      throw new HdOptionError(
-        "options",
-        `expected an object { client }, got ${describeOptionValue(options)}`,
-      );
-    }
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(KNOWN, key)) {
-        throw new HdOptionError(key, `unknown option; known options are ${Object.keys(KNOWN).join(", ")}`);
-      }
-    }
-    const client = options.client as Partial<ArchiveClient> | undefined;
-    if (typeof client !== "object" || client === null || typeof client.fetchArchive !== "function") {
-      throw new HdOptionError(
-        "client",
-        "expected an object with fetchArchive({ toFile }), such as an HdClient",
-      );
-    }
-    this.#client = client as ArchiveClient;
+    const o = optionsObject<ArchiveDataSourceOptions>(options, {
+      factory: "new ArchiveDataSource()",
+      known: KNOWN_OPTIONS,
+      usage: "{ client }",
+    });
+    const what = "an archive client such as an HdClient";
+    this.#client =
+      objectWithMethods<ArchiveClient>("client", o.client, ["fetchArchive"], what) ??
+      missingOption("client", what);
   }
 
   /** Writes the specs download to `toFile` from the archive (downloading it first if needed). */

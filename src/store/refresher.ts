@@ -10,8 +10,8 @@ import {
   type KnownOptions,
   loggerOption,
   MAX_TIMER_MS,
+  millisecondsOption,
   missingOption,
-  numberOption,
   objectWithMethods,
   optionsObject,
 } from "../options.js";
@@ -142,7 +142,7 @@ function resolveOptions(options: DataRefresherOptions): ResolvedOptions {
     objectWithMethods<RefreshableStore>("store", o.store, ["load", "sync", "hasCachedData"], "a DataStore") ??
     missingOption("store", "a DataStore");
   const wholeMs = (option: string, value: unknown, min: number, fallback: number): number =>
-    numberOption(option, value, { min, max: MAX_TIMER_MS, integer: true, unit: "milliseconds" }, fallback);
+    millisecondsOption(option, value, fallback, { min, integer: true });
   const intervalMs = wholeMs("intervalMs", o.intervalMs, 1000, DEFAULT_REFRESH_INTERVAL_MS);
   const jitterMs = wholeMs("jitterMs", o.jitterMs, 0, Math.floor(intervalMs / 10));
   const retryDelayMs = wholeMs("retryDelayMs", o.retryDelayMs, 1, Math.min(intervalMs, 5 * 60_000));

@@ -74,10 +74,7 @@ async function serveApp(apiUrl: string, redisUrl: string | undefined): Promise<v
       : createRedisStore<MemoValue>({ url: redisUrl, keyPrefix: "bench-load:", logger: silentLogger });
   // Take traffic once Redis answers, as a readiness probe would: commands before the connection
   // is up are not sent, so two instances starting cold would each detect the first devices.
-  for (let waited = 0; redis !== undefined && waited < 5_000; waited += 50) {
-    if ((await redis.incrementCounter("ready", 0, Date.now() + 60_000)) !== undefined) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await redis?.ready(5_000);
   const store =
     redis === undefined
       ? undefined

@@ -7,14 +7,12 @@ import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.j
 import type { CacheEntry } from "../../src/cache/types.js";
 import type { Logger } from "../../src/logger.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
-
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/redis-store.e2e] ${NO_REDIS_MESSAGE}`);
+import { skipWhenMissing } from "../support/requirements.js";
 
 function entry<V>(value: V, lifetimeMs = 60_000): CacheEntry<V> {
   const now = Date.now();
@@ -40,7 +38,9 @@ function recordingLogger(): Logger & { codes: string[] } {
   return { codes, warn: note, info: note };
 }
 
-describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
+const skip = skipWhenMissing("test/cache/redis-store.e2e", missingRedisServer());
+
+describe.skipIf(skip)("createRedisStore against a real Redis", () => {
   let redis: TestRedis;
   let raw: Redis;
   const stores: RedisStore<unknown>[] = [];
@@ -51,18 +51,10 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     return created;
   }
 
-  async function ready(target: RedisStore<unknown>): Promise<void> {
-    const probe = entry("probe");
-    await eventually(async () => {
-      await target.set("__ready__", probe);
-      return (await target.get("__ready__")) !== undefined;
-    });
-    await target.delete("__ready__");
-  }
-
   beforeAll(async () => {
     redis = await startRedisServer();
     raw = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+    raw.on("error", () => {}); // it reconnects by itself while a test has Redis killed
   });
 
   afterEach(async () => {
@@ -76,7 +68,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("stores and reads back a JSON entry", async () => {
     const s = store<{ class: string }>();
-    await ready(s);
+    await untilStoreAnswers(s);
     const e = entry({ class: "Mobile" });
     await s.set("ua:1", e);
     expect(await s.get("ua:1")).toEqual(e);
@@ -85,13 +77,13 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers undefined for a key it never stored", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     expect(await s.get("never")).toBeUndefined();
   });
 
   it("writes keys under the prefix with a PX time-to-live from expiresAt", async () => {
     const s = store({ url: redis.url, keyPrefix: "app1:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("k", entry("v", 30_000));
     expect(await raw.exists("app1:k")).toBe(1);
     const ttl = await raw.pttl("app1:k");
@@ -102,7 +94,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
   it("keeps entries staleTtlMs past expiresAt, and ttlMs overrides both", async () => {
     const stale = store({ url: redis.url, keyPrefix: "stale:", staleTtlMs: 60_000 });
     const fixed = store({ url: redis.url, keyPrefix: "fixed:", ttlMs: 5_000 });
-    await Promise.all([ready(stale), ready(fixed)]);
+    await Promise.all([untilStoreAnswers(stale), untilStoreAnswers(fixed)]);
     await stale.set("k", entry("v", 1_000));
     await fixed.set("k", entry("v", 1_000_000));
     expect(await raw.pttl("stale:k")).toBeGreaterThan(55_000);
@@ -113,7 +105,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("lets an entry expire after its TTL", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("short", entry("v", 100));
     expect(await s.get("short")).toBeDefined();
     await sleep(250);
@@ -122,7 +114,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("does not store an entry that has already expired, and removes the old one", async () => {
     const s = store({ url: redis.url, keyPrefix: "exp:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("k", entry("v"));
     await s.set("k", entry("v", -10));
     expect(await raw.exists("exp:k")).toBe(0);
@@ -132,7 +124,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     const a = store<string>({ url: redis.url, keyPrefix: "a:" });
     const b = store<string>({ url: redis.url, keyPrefix: "b:" });
     const a2 = store<string>({ url: redis.url, keyPrefix: "a:" });
-    await Promise.all([ready(a), ready(b), ready(a2)]);
+    await Promise.all([untilStoreAnswers(a), untilStoreAnswers(b), untilStoreAnswers(a2)]);
     await a.set("k", entry("from a"));
     expect(await b.get("k")).toBeUndefined();
     expect((await a2.get("k"))?.value).toBe("from a");
@@ -140,7 +132,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("deletes an entry", async () => {
     const s = store();
-    await ready(s);
+    await untilStoreAnswers(s);
     await s.set("d", entry(1));
     await s.delete("d");
     expect(await s.get("d")).toBeUndefined();
@@ -148,7 +140,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers undefined for a value that is not an entry", async () => {
     const s = store({ url: redis.url, keyPrefix: "junk:" });
-    await ready(s);
+    await untilStoreAnswers(s);
     await raw.set("junk:a", "not json");
     await raw.set("junk:b", '{"value":1}');
     expect(await s.get("a")).toBeUndefined();
@@ -159,7 +151,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     try {
       const s = store<number>({ client, keyPrefix: "given:" });
-      await ready(s as RedisStore<unknown>);
+      await untilStoreAnswers(s);
       await s.set("n", entry(7));
       expect(await client.get("given:n")).toContain('"value":7');
       await s.close();
@@ -169,10 +161,38 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
     }
   });
 
+  it("counts atomically and sets the counter to expire at the time given", async () => {
+    const s = store({ url: redis.url, keyPrefix: "count:" });
+    await untilStoreAnswers(s);
+    const inAMinute = Date.now() + 60_000;
+    expect(await Promise.all([1, 2, 3].map((by) => s.incrementCounter("q:2024-05", by, inAMinute)))).toEqual(
+      expect.arrayContaining([6]),
+    );
+    const ttl = await raw.pttl("count:q:2024-05");
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Each increment sets the expiry again: a counter outlives its last use, not its first.
+    expect(await s.incrementCounter("q:2024-05", 0, Date.now() + 3_600_000)).toBe(6);
+    expect(await raw.pttl("count:q:2024-05")).toBeGreaterThan(60_000);
+  });
+
+  it("is ready while Redis answers, not while it is down, and writes nothing to tell", async () => {
+    const s = store({ url: redis.url, keyPrefix: "ready:" });
+    expect(await s.ready(10_000)).toBe(true);
+    expect(await raw.keys("ready:*")).toEqual([]);
+    await redis.kill();
+    try {
+      expect(await s.ready(300)).toBe(false);
+    } finally {
+      await redis.restart();
+    }
+    expect(await s.ready(10_000)).toBe(true);
+  });
+
   it("answers quickly and never throws while Redis is killed, then recovers after a restart", async () => {
     const logger = recordingLogger();
     const s = store<string>({ url: redis.url, keyPrefix: "fault:", commandTimeoutMs: 200, logger });
-    await ready(s as RedisStore<unknown>);
+    await untilStoreAnswers(s);
     await s.set("before", entry("kept?"));
 
     await redis.kill();
@@ -202,7 +222,7 @@ describe.skipIf(!redisPresent)("createRedisStore against a real Redis", () => {
 
   it("answers each call within the command timeout when Redis stalls", async () => {
     const s = store({ url: redis.url, keyPrefix: "stall:", commandTimeoutMs: 150 });
-    await ready(s);
+    await untilStoreAnswers(s);
     const staller = new Redis(redis.url);
     try {
       // DEBUG SLEEP blocks the whole server: every command of the store stalls behind it.

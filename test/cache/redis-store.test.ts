@@ -2,7 +2,7 @@
 // redis-store.e2e.test.ts runs it against a real redis-server.
 
 import { describe, expect, it } from "vitest";
-import { createRedisStore } from "../../src/cache/redis-store.js";
+import { createRedisStore, type RedisLikeClient } from "../../src/cache/redis-store.js";
 import type { CacheEntry } from "../../src/cache/types.js";
 
 function entry<V>(value: V, lifetimeMs = 60_000): CacheEntry<V> {
@@ -67,5 +67,78 @@ describe("createRedisStore options", () => {
     await expect(s.set("k", entry(1))).resolves.toBeUndefined();
     await expect(s.delete("k")).resolves.toBeUndefined();
     await s.close();
+  });
+});
+
+/** A client like ioredis: `status` moves from "connecting" to "ready" when `connect()` is called; writes are recorded. */
+function connectingClient() {
+  const writes: string[] = [];
+  let status = "connecting";
+  const client: RedisLikeClient & { connect(): void; writes: string[]; pings: number } = {
+    writes,
+    pings: 0,
+    get status() {
+      return status;
+    },
+    connect() {
+      status = "ready";
+    },
+    get: async () => null,
+    set: async (key) => {
+      writes.push(`set ${key}`);
+      return "OK";
+    },
+    del: async (key) => {
+      writes.push(`del ${key}`);
+      return 1;
+    },
+    eval: async (_script, _keys, key, by) => {
+      writes.push(`eval ${key} ${by}`);
+      return Number(by);
+    },
+    ping: async () => {
+      client.pings++;
+      return "PONG";
+    },
+  };
+  return client;
+}
+
+describe("createRedisStore before its first connection", () => {
+  it("lets the counter wait for the first connection instead of answering that it cannot count", async () => {
+    const client = connectingClient();
+    const s = createRedisStore({ client, connectTimeoutMs: 5_000, logger: { warn() {} } });
+    setTimeout(() => client.connect(), 50);
+    expect(await s.incrementCounter("q:2024-05", 1, Date.now() + 60_000)).toBe(1);
+    expect(s.stats.errors).toBe(0);
+  });
+
+  it("answers that it cannot count once the first connection has had connectTimeoutMs", async () => {
+    const client = connectingClient();
+    const s = createRedisStore({ client, connectTimeoutMs: 30, logger: { warn() {} } });
+    expect(await s.incrementCounter("q:2024-05", 1, Date.now() + 60_000)).toBeUndefined();
+    expect(client.writes).toEqual([]);
+  });
+
+  it("says it is ready once Redis answers a PING, and writes nothing to find out", async () => {
+    const client = connectingClient();
+    const s = createRedisStore({ client, logger: { warn() {} } });
+    expect(await s.ready(30)).toBe(false);
+    setTimeout(() => client.connect(), 50);
+    expect(await s.ready(5_000)).toBe(true);
+    expect(await s.ready(0)).toBe(true);
+    expect(client.pings).toBe(2);
+    expect(client.writes).toEqual([]);
+    await s.close();
+    expect(await s.ready()).toBe(false);
+  });
+
+  it("is not ready when nothing listens", async () => {
+    const s = createRedisStore({ url: "redis://127.0.0.1:1", connectTimeoutMs: 100, logger: { warn() {} } });
+    try {
+      expect(await s.ready(200)).toBe(false);
+    } finally {
+      await s.close();
+    }
   });
 });

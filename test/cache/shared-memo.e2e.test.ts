@@ -1,70 +1,44 @@
 // Two app instances share detections through Redis: one detection per distinct device for the fleet.
 
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import express from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory-store.js";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import { createTieredStore } from "../../src/cache/tiered-store.js";
-import { HdClient } from "../../src/client/index.js";
-import { LocalEngine } from "../../src/engine/local-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
-import { type ApiServer, createApiServer } from "../../src/server/api-server.js";
+import type { ApiServer } from "../../src/server/api-server.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
-
-const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const samplePresent =
-  existsSync(join(sampleDir, "sample-specs.json")) && existsSync(join(sampleDir, "useragents.json"));
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/shared-memo.e2e] ${NO_REDIS_MESSAGE}`);
-if (!samplePresent) console.warn("[test/cache/shared-memo.e2e] data/sample is absent: skipping");
+import { skipWhenMissing } from "../support/requirements.js";
+import { type SampleApi, startSampleApi } from "../support/sample-api.js";
 
 const quiet = { warn() {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Redis memo", () => {
+const skip = skipWhenMissing("test/cache/shared-memo.e2e", missingRedisServer());
+
+describe.skipIf(skip)("two app instances sharing a Redis memo", () => {
   let redis: TestRedis;
-  let upstream: Server;
+  let upstream: SampleApi;
   let api: ApiServer;
-  let baseUrl: string;
+  /** One user-agent of each of 20 devices. */
   let userAgents: string[];
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const engine = await LocalEngine.fromFiles(
-      join(sampleDir, "sample-specs.json"),
-      join(sampleDir, "sample-trees.json"),
-      {
-        logger: quiet,
-      },
-    );
-    api = createApiServer({ engine, users: [{ username: "fleet", secret: "s3cret" }], logger: quiet });
-    upstream = createServer((req, res) => api(req, res));
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const sample = JSON.parse(await readFile(join(sampleDir, "useragents.json"), "utf8")) as {
-      devices: Record<string, { userAgents: string[] }>;
-    };
-    userAgents = Object.values(sample.devices)
-      .flatMap((d) => d.userAgents.slice(0, 1))
-      .filter((ua) => engine.detect({ "user-agent": ua }).status === 0)
-      .slice(0, 20);
+    upstream = await startSampleApi();
+    ({ api } = upstream);
+    userAgents = upstream.userAgentsByDevice.map((device) => device[0] ?? "").slice(0, 20);
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => upstream?.close(resolve));
+    await upstream?.close();
     await redis?.stop();
   });
 
@@ -76,16 +50,16 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
       logger: quiet,
     });
     const store = createTieredStore<MemoValue>({ level1: new MemoryStore<MemoValue>(), level2 });
-    const client = new HdClient({
-      username: "fleet",
-      secret: "s3cret",
-      siteId: 1,
-      baseUrl,
-      retries: 0,
-      logger: quiet,
-    });
     const app = express();
-    app.use(handsetDetection({ client, mode: "cloud", store, logger: quiet, timeoutMs: 2_000 }));
+    app.use(
+      handsetDetection({
+        client: upstream.client(),
+        mode: "cloud",
+        store,
+        logger: quiet,
+        timeoutMs: 2_000,
+      }),
+    );
     app.get("/", (req, res) => {
       res.json({
         vendor: req.device.specs.general_vendor,
@@ -94,21 +68,6 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
       });
     });
     return { app, level2, store };
-  }
-
-  async function connected(level2: RedisStore<MemoValue>) {
-    const deadline = Date.now() + 5_000;
-    const probe = {
-      value: { kind: "geoip", geoip: {} } as MemoValue,
-      storedAt: 0,
-      expiresAt: Date.now() + 60_000,
-    };
-    while (Date.now() < deadline) {
-      await level2.set("__probe__", probe);
-      if ((await level2.get("__probe__")) !== undefined) return;
-      await sleep(50);
-    }
-    throw new Error("Redis store never connected");
   }
 
   async function visit(app: express.Express, ua: string) {
@@ -121,7 +80,7 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
     const a = appInstance();
     const b = appInstance();
     try {
-      await Promise.all([connected(a.level2), connected(b.level2)]);
+      await Promise.all([untilStoreAnswers(a.level2), untilStoreAnswers(b.level2)]);
       const before = api.counts.detect;
       const fromA = [];
       for (const ua of userAgents) fromA.push(await visit(a.app, ua));
@@ -148,7 +107,7 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
     const a = appInstance();
     const b = appInstance();
     try {
-      await Promise.all([connected(a.level2), connected(b.level2)]);
+      await Promise.all([untilStoreAnswers(a.level2), untilStoreAnswers(b.level2)]);
       const [first, second, third] = userAgents as [string, string, string];
       await visit(a.app, first);
 
@@ -162,7 +121,7 @@ describe.skipIf(!redisPresent || !samplePresent)("two app instances sharing a Re
       expect(performance.now() - started).toBeLessThan(2_000);
 
       await redis.restart();
-      await Promise.all([connected(a.level2), connected(b.level2)]);
+      await Promise.all([untilStoreAnswers(a.level2), untilStoreAnswers(b.level2)]);
       const afterRestart = api.counts.detect;
       const setsBefore = a.level2.stats.sets;
       await visit(a.app, third);

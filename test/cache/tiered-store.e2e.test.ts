@@ -4,23 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory-store.js";
 import { createRedisStore } from "../../src/cache/redis-store.js";
 import { createTieredStore } from "../../src/cache/tiered-store.js";
-import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
+import type { CacheEntry } from "../../src/cache/types.js";
 import {
-  hasRedisServer,
-  NO_REDIS_MESSAGE,
+  missingRedisServer,
   startRedisServer,
   type TestRedis,
+  untilStoreAnswers,
 } from "../support/redis-server.js";
-
-const redisPresent = hasRedisServer();
-if (!redisPresent) console.warn(`[test/cache/tiered-store.e2e] ${NO_REDIS_MESSAGE}`);
+import { skipWhenMissing } from "../support/requirements.js";
 
 function entry<V>(value: V): CacheEntry<V> {
   const now = Date.now();
   return { value, storedAt: now, expiresAt: now + 60_000 };
 }
 
-describe.skipIf(!redisPresent)("two instances with memory level 1 and a shared Redis level 2", () => {
+const skip = skipWhenMissing("test/cache/tiered-store.e2e", missingRedisServer());
+
+describe.skipIf(skip)("two instances with memory level 1 and a shared Redis level 2", () => {
   let redis: TestRedis;
 
   beforeAll(async () => {
@@ -36,21 +36,11 @@ describe.skipIf(!redisPresent)("two instances with memory level 1 and a shared R
     return { level2, store: createTieredStore({ level1: new MemoryStore<string>(), level2 }) };
   }
 
-  async function untilConnected(store: CacheStore<string>) {
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      await store.set("__probe__", entry("p"));
-      if ((await store.get("__probe__")) !== undefined) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error("Redis store never connected");
-  }
-
   it("shares an entry written by one instance with the other, and keeps serving level 1 with Redis killed", async () => {
     const a = instance();
     const b = instance();
     try {
-      await Promise.all([untilConnected(a.level2), untilConnected(b.level2)]);
+      await Promise.all([untilStoreAnswers(a.level2), untilStoreAnswers(b.level2)]);
       await a.store.set("ua-1", entry("Mobile"));
       expect((await b.store.get("ua-1"))?.value).toBe("Mobile");
       expect(b.level2.stats.hits).toBeGreaterThan(0);

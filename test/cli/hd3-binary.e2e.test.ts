@@ -1,12 +1,13 @@
 // The built `hd3` binary as a child process: what only the real binary proves (the shebang, the
-// exit code reaching the shell, data and package.json found from dist/). hd3.test.ts covers every
-// command in-process.
+// exit code reaching the shell, data and package.json found from dist/, a real pipe whose reader
+// goes away). hd3.test.ts covers every command in-process.
 
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { type BuiltPackage, builtPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
+import { type BuiltPackage, builtPackage, type Hd3Result, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
@@ -72,5 +73,60 @@ describe("the hd3 binary", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/**
+ * `hd3 ...args | <reader>` in a shell, as a user types it. The result's code is hd3's own exit
+ * status (the shell reports it on fd 3), stdout is what the reader printed, stderr is hd3's.
+ */
+function pipeHd3Into(reader: string, args: readonly string[]): Promise<Hd3Result> {
+  const home = built.scratch("home");
+  const script = `{ "$0" "$@" 3>&-; echo $? >&3; } | ${reader}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", script, process.execPath, built.bin, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, ".cache") },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let status = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => {
+      status += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve({ code: Number.parseInt(status, 10), stdout, stderr }));
+  });
+}
+
+describe("the hd3 binary piped into a reader that goes away", () => {
+  it.each([
+    [["vendors"], "Amazon\n"],
+    [["models", "Google"], "Chromecast with Google TV\n"],
+    [["view", "Google", "Pixel 8"], /^general_vendor +Google\n$/],
+    [["whathas", "general_type", "Mobile"], /^id +vendor +model\n$/],
+    [["detect", GALAXY_S24], "Samsung Galaxy S24 (Mobile)\n"],
+  ] as const)("hd3 %j | head -n 1 prints one line and ends quietly with exit code 0", async (args, first) => {
+    const result = await pipeHd3Into("head -n 1", [...args, "--quiet"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(first);
+  });
+
+  it("ends quietly when the reader has gone before the first line", async () => {
+    const result = await pipeHd3Into("true", ["vendors", "--json"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        "hd3: using the SAMPLE database (about 60 devices). For the real one: a licence with downloads, then `hd3 sync`.\n",
+    });
   });
 });

@@ -177,12 +177,71 @@ describe("hd3 bad usage", () => {
       /--timeout-ms/,
     ],
     [["--json"], /expected a command before --json/],
+    [["detect", ""], /the user-agent is empty/],
+    [["detect", " \t "], /the user-agent is empty/],
+    [["detect", "-H", "user-agent:  "], /--header user-agent has an empty value/],
+    [["detect", "-H", "x-wap-profile:", "x"], /--header x-wap-profile has an empty value/],
+    [["detect", "--timeout-ms", "abc", "x"], /--timeout-ms must be a positive whole number/],
+    [["vendors", "--timeout-ms", "0"], /--timeout-ms must be a positive whole number/],
+    [["detect", "--base-url", "notaurl", "x"], /^hd3: --base-url: .*"notaurl"/m],
+    [["vendors", "--base-url", "ftp://127.0.0.1/"], /^hd3: --base-url: .*http/m],
+    [["vendors", "--site-id", " 7", "--username", "u", "--secret", "s"], /^hd3: --site-id: /m],
   ])("exits 2 for hd3 %j", async (args, message) => {
     const result = await hd3(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain("--help` for usage");
+  });
+
+  it.each([
+    ["detect", GALAXY_S24],
+    ["vendors"],
+    ["models", "Google"],
+    ["view", "Google", "Pixel 8"],
+    ["whathas", "general_type", "Console"],
+  ])("exits 2 for hd3 %s ... --data-dir naming a directory that does not exist", async (...args) => {
+    const result = await hd3([...args, "--data-dir", "/nonexistent"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(/^hd3: --data-dir \/nonexistent does not exist: .*\n.*--help` for usage/),
+    });
+    expect(result.stderr).not.toContain("SAMPLE");
+  });
+
+  it("exits 2 when the data directory given holds no synced data or is not a directory, whatever the source", async () => {
+    const empty = tmp.scratch("given-empty");
+    for (const source of ["auto", "local", "sample", "cloud"]) {
+      const result = await hd3(["vendors", "--source", source, "--data-dir", empty]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `--data-dir ${empty} holds no synced data: run \`hd3 sync --data-dir ${empty}\``,
+      );
+    }
+    const file = join(REPO_ROOT, "package.json");
+    const notADirectory = await hd3(["vendors", "--data-dir", file]);
+    expect(notADirectory.code).toBe(2);
+    expect(notADirectory.stderr).toContain(`--data-dir ${file} is not a directory.`);
+    const underAFile = await hd3(["vendors", "--data-dir", join(file, "data")]);
+    expect(underAFile.code).toBe(2);
+    expect(underAFile.stderr).toContain(`--data-dir ${join(file, "data")} does not exist:`);
+    const fromEnv = await hd3(["vendors"], { HD_DATA_DIR: empty });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain(`HD_DATA_DIR ${empty} holds no synced data`);
+  });
+
+  it("checks --timeout-ms and --base-url when synced local data answers too", async () => {
+    const dir = tmp.scratch("synced-bad-flags");
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
+    copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
+    const timeout = await hd3(["vendors", "--data-dir", dir, "--timeout-ms", "abc"]);
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toContain("--timeout-ms");
+    const url = await hd3(["vendors", "--data-dir", dir], { HD_BASE_URL: "notaurl" });
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain("--base-url");
+    expect(url.stdout + timeout.stdout).toBe("");
   });
 
   it("names the missing credentials and never prints the secret", async () => {
@@ -192,8 +251,8 @@ describe("hd3 bad usage", () => {
     expect(result.stderr).not.toContain("s3cr3t-value");
   });
 
-  it("exits 1 when --source local finds no synced data", async () => {
-    const result = await hd3(["vendors", "--source", "local", "--data-dir", tmp.scratch("empty")]);
+  it("exits 1 when --source local finds no synced data in the default directory", async () => {
+    const result = await hd3(["vendors", "--source", "local"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("run `hd3 sync` first");
   });

@@ -1,7 +1,7 @@
 // `hd3 serve`, run as the real binary: HdClient and curl --digest against it, signals, reload.
 // serve.test.ts covers its usage errors in-process.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,11 +12,13 @@ import { JsonSpanScanner } from "../../src/server/json-spans.js";
 import { digestHeader } from "../server/digest-header.js";
 import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
-import { type BuiltPackage, builtPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
+import { missingCommand, skipWhenMissing } from "../support/requirements.js";
+import { type BuiltPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import {
   countingForwarder,
+  type ServeFixture,
   type ServeProcess,
-  startServe,
+  serveFixture,
   SERVE_USERS as USERS,
 } from "./support/hd3-serve.js";
 
@@ -25,46 +27,27 @@ const GALAXY_S24 =
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 
-function hasCurl(): boolean {
-  try {
-    execFileSync("curl", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const curlPresent = hasCurl();
-if (!curlPresent) console.warn("[test/cli/serve] curl is not installed: skipping the curl --digest tests");
-
 /** A sample file as the server sends it: the file's bytes with status and message added before its last brace. */
 function withStatus(text: string): string {
   const at = text.lastIndexOf("}");
   return `${text.slice(0, at)},"message":"OK","status":0${text.slice(at)}`;
 }
 
+let fixture: ServeFixture;
 let built: BuiltPackage;
 let usersFile: string;
-const running: ServeProcess[] = [];
 
 beforeAll(() => {
-  built = builtPackage();
-  usersFile = join(built.scratch("users"), "users.json");
-  writeFileSync(usersFile, JSON.stringify(USERS));
+  fixture = serveFixture();
+  ({ built, usersFile } = fixture);
 });
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop("SIGKILL")));
-});
+afterEach(() => fixture.stopAll());
 
-afterAll(() => {
-  built?.remove();
-});
+afterAll(() => fixture?.remove());
 
-async function serve(args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const started = await startServe(built, ["--port", "0", ...args], { env });
-  running.push(started);
-  return started;
-}
+const serve = (args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> =>
+  fixture.serve(args, { env });
 
 function clientOf(url: string, user = USERS[0]): HdClient {
   if (user === undefined) throw new Error("no user");
@@ -200,7 +183,9 @@ describe("hd3 serve on the sample database", () => {
   });
 });
 
-describe.skipIf(!curlPresent)("hd3 serve with curl --digest", () => {
+const skipCurl = skipWhenMissing("test/cli/serve.e2e", missingCommand("curl"));
+
+describe.skipIf(skipCurl)("hd3 serve with curl --digest", () => {
   function curl(url: string, password: string, body?: string) {
     const args = ["--silent", "--show-error", "--noproxy", "*", "--max-time", "10", "--digest"];
     args.push("--user", `alice:${password}`, "--header", "Content-Type: application/json");

@@ -107,6 +107,15 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
     expect(result.stderr).toContain(expected);
   });
 
+  it("exits 2 for a bad --base-url or --timeout-ms without --sync-every too", async () => {
+    const url = await hd3(["serve", "--users-file", usersFile, "--port", "0", "--base-url", "notaurl"]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toMatch(/^hd3: --base-url: /m);
+    const timeout = await hd3(["serve", "--users-file", usersFile, "--port", "0", "--timeout-ms=abc"]);
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toContain("--timeout-ms must be a positive whole number");
+  });
+
   it("exits 2 for a request timeout shorter than the headers timeout", async () => {
     const result = await hd3([
       "serve",

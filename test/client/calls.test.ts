@@ -1,11 +1,25 @@
-// Every API v3 call of HdClient against the real self-hosted server (loopback): wire format, reply shapes, encoding.
+// Every API v3 call of HdClient against the real self-hosted server (loopback): wire format, reply shapes, encoding, what detect sends.
 
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HdClient } from "../../src/client/index.js";
-import { HdNotFoundError } from "../../src/errors.js";
+import { DETECTION_HEADERS, PRIVATE_HEADERS } from "../../src/detection-header-names.js";
+import { HdArgumentError, HdNotFoundError, HdOptionError, isHdArgumentError } from "../../src/errors.js";
+import { silentLogger } from "../../src/logger.js";
+import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { deviceApp, EXPRESS_VERSIONS, IPHONE_UA } from "../middleware/helpers.js";
 import { clientFor } from "../support/api-test-client.js";
 import { FIXTURE_DEVICES } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
+
+/** Every private header (credentials, addresses, subscriber ids), plus per-request noise. */
+const PRIVATE: Record<string, string> = {
+  ...Object.fromEntries([...PRIVATE_HEADERS].map((name) => [name, `private value of ${name}`])),
+  "x-request-start": "t=1700000000000",
+  accept: "text/html",
+};
 
 let server: ApiTestServer;
 let client: HdClient;
@@ -28,12 +42,13 @@ function only() {
 }
 
 describe("HdClient calls", () => {
-  it("detect sends lower-cased headers, options and ipaddress as a JSON POST in one request", async () => {
+  it("detect sends the lower-cased detection headers, options and ipaddress as a JSON POST in one request", async () => {
     const reply = await client.detect(
       {
         "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X)",
         "X-Wap-Profile": "http://example.test/n95.xml",
-        Accept: ["text/html", "*/*"],
+        "X-OperaMini-Phone-UA": ["Nokia", "N95"],
+        Accept: "text/html",
         "x-absent": undefined,
       },
       { options: ["hd_specs", "geoip"], ipAddress: "203.0.113.7" },
@@ -46,7 +61,7 @@ describe("HdClient calls", () => {
     expect(request.body).toEqual({
       "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X)",
       "x-wap-profile": "http://example.test/n95.xml",
-      accept: "text/html, */*",
+      "x-operamini-phone-ua": "Nokia, N95",
       options: "hd_specs,geoip",
       ipaddress: "203.0.113.7",
     });
@@ -251,6 +266,109 @@ describe("HdClient calls", () => {
     ["detect", (c: HdClient) => c.detect({}, { options: "geoip" as never })],
   ])("%s rejects a bad argument with a TypeError and sends nothing", async (_call, run) => {
     await expect(run(client)).rejects.toBeInstanceOf(TypeError);
+    await expect(run(client)).rejects.toBeInstanceOf(HdArgumentError);
     expect(server.count()).toBe(0);
+  });
+
+  it.each([
+    ["models", (c: HdClient) => c.models("..")],
+    ["models", (c: HdClient) => c.models(".")],
+    ["view", (c: HdClient) => c.view("Apple", "..")],
+    ["whatHas", (c: HdClient) => c.whatHas(".", "x")],
+    ["whatHas", (c: HdClient) => c.whatHas("network", "..")],
+  ])("%s refuses a path segment . or .. with the package's HdArgumentError", async (_call, run) => {
+    const error: unknown = await run(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HdArgumentError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isHdArgumentError(error)).toBe(true);
+    expect(error).toMatchObject({ name: "HdArgumentError", code: "ERR_INVALID_ARG_VALUE" });
+    expect((error as Error).message).toMatch(/cannot be "\." or "\.\."[^.]*[^.]\.$/);
+    expect(server.count()).toBe(0);
+  });
+});
+
+/** The headers of one real request to a loopback server, as Node gives them to an app. */
+async function incomingHeaders(headers: Record<string, string>): Promise<IncomingHttpHeaders> {
+  let seen: IncomingHttpHeaders | undefined;
+  const echo: Server = createServer((req, res) => {
+    seen = req.headers;
+    res.end();
+  });
+  await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  const { port } = echo.address() as AddressInfo;
+  await fetch(`http://127.0.0.1:${port}/`, { headers });
+  await new Promise<void>((resolve) => echo.close(() => resolve()));
+  if (seen === undefined) throw new Error("no request arrived");
+  return seen;
+}
+
+describe("HdClient.detect sends the detection headers only", () => {
+  it("never sends x-msisdn, x-imsi, cookie, authorization or other private headers of req.headers", async () => {
+    const headers = await incomingHeaders({
+      ...PRIVATE,
+      "user-agent": IPHONE_UA,
+      "x-wap-profile": "http://p.test/a.xml",
+      "x-original-user-agent": "Device UA",
+    });
+    expect(headers["x-msisdn"]).toBe(PRIVATE["x-msisdn"]);
+    await client.detect(headers);
+    const body = only().body;
+    expect(body).toEqual({
+      "user-agent": IPHONE_UA,
+      "x-wap-profile": "http://p.test/a.xml",
+      "x-original-user-agent": "Device UA",
+    });
+    for (const value of Object.values(PRIVATE)) expect(JSON.stringify(body)).not.toContain(value);
+  });
+
+  it("sends every header of the allow-list, in any case, arrays joined", async () => {
+    const headers = Object.fromEntries(DETECTION_HEADERS.map((name) => [name.toUpperCase(), `v ${name}`]));
+    await client.detect({ ...headers, "X-Operamini-Phone-UA": ["Nokia", "N95"], ...PRIVATE });
+    expect(only().body).toEqual({
+      ...Object.fromEntries(DETECTION_HEADERS.map((name) => [name, `v ${name}`])),
+      "x-operamini-phone-ua": `v x-operamini-phone-ua, Nokia, N95`,
+    });
+  });
+
+  it("sends more names when the client allows them, and refuses private ones", async () => {
+    const allowing = clientFor(server, { allowHeaders: ["x-att-deviceid"] });
+    await allowing.detect({ "user-agent": IPHONE_UA, "x-att-deviceid": "SGH-A887", ...PRIVATE });
+    expect(only().body).toEqual({ "user-agent": IPHONE_UA, "x-att-deviceid": "SGH-A887" });
+    await allowing.close();
+    for (const name of ["x-msisdn", "x-imsi", "cookie", "authorization"]) {
+      expect(() => clientFor(server, { allowHeaders: [name] })).toThrow(HdOptionError);
+    }
+    expect(() => clientFor(server, { allowHeaders: ["X-Att-DeviceId"] })).toThrow(HdOptionError);
+  });
+
+  it("sends more names a call allows, and refuses private ones before sending anything", async () => {
+    await client.detect(
+      { "user-agent": IPHONE_UA, "x-att-deviceid": "SGH-A887", ...PRIVATE },
+      {
+        allowHeaders: ["x-att-deviceid"],
+      },
+    );
+    expect(only().body).toEqual({ "user-agent": IPHONE_UA, "x-att-deviceid": "SGH-A887" });
+    server.reset();
+    for (const name of ["x-msisdn", "x-imsi", "cookie", "authorization"]) {
+      await expect(
+        client.detect({ "user-agent": IPHONE_UA, ...PRIVATE }, { allowHeaders: [name] }),
+      ).rejects.toBeInstanceOf(HdArgumentError);
+    }
+    await expect(
+      client.detect({ "user-agent": IPHONE_UA }, { allowHeaders: "x-att-deviceid" as never }),
+    ).rejects.toBeInstanceOf(HdArgumentError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe.each(EXPRESS_VERSIONS)("the middleware with a real HdClient on %s", (_name, makeApp) => {
+  it("sends the app's allowHeaders and no private header", async () => {
+    const app = deviceApp(
+      makeApp,
+      handsetDetection({ client, allowHeaders: ["x-att-deviceid"], logger: silentLogger }),
+    );
+    await request(app).get("/").set(PRIVATE).set("User-Agent", IPHONE_UA).set("X-Att-DeviceId", "SGH-A887");
+    expect(only().body).toEqual({ "user-agent": IPHONE_UA, "x-att-deviceid": "SGH-A887" });
   });
 });

@@ -218,12 +218,14 @@ describe("downloads to a file", () => {
       kind: "text",
       contentType: "application/json",
       body: text,
-      chunkBytes: Math.ceil(text.length / 6),
-      chunkDelayMs: 60,
+      // Eight gaps of 100 ms: the whole download outlasts timeoutMs, and a busy machine may
+      // stretch any one gap by 400 ms before it counts as a stall.
+      chunkBytes: Math.ceil(text.length / 8),
+      chunkDelayMs: 100,
     });
     const started = Date.now();
-    await clientFor(server, { timeoutMs: 200 }).fetchSpecs({ toFile: file });
-    expect(Date.now() - started).toBeGreaterThan(200);
+    await clientFor(server, { timeoutMs: 500 }).fetchSpecs({ toFile: file });
+    expect(Date.now() - started).toBeGreaterThan(500);
   });
 
   it("times out a download that stalls", async () => {

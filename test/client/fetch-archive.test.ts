@@ -100,7 +100,8 @@ describe("HdClient.fetchArchive", () => {
   it("needs toFile, and says so with a TypeError", async () => {
     const hd = client();
     await expect(hd.fetchArchive({} as never)).rejects.toMatchObject({
-      name: "TypeError",
+      name: "HdArgumentError",
+      code: "ERR_INVALID_ARG_VALUE",
       message: expect.stringContaining("`toFile` is required"),
     });
     await hd.close();

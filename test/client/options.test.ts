@@ -52,6 +52,11 @@ describe("HdClient options", () => {
     ["proxy", { ...valid, proxy: "socks5://127.0.0.1:1080" }],
     ["proxy", { ...valid, proxy: 8080 }],
     ["logger", { ...valid, logger: console.log }],
+    ["maxReplyBytes", { ...valid, maxReplyBytes: 0 }],
+    ["maxReplyBytes", { ...valid, maxReplyBytes: 1.5e6 + 0.5 }],
+    ["maxReplyBytes", { ...valid, maxReplyBytes: "8MB" }],
+    ["allowHeaders", { ...valid, allowHeaders: "x-att-deviceid" }],
+    ["allowHeaders", { ...valid, allowHeaders: ["x-msisdn"] }],
   ])("rejects a bad `%s` with an HdOptionError naming it", (option, options) => {
     const error = clientOptionError(options);
     expect(error.code).toBe("ERR_HD_INVALID_OPTION");
@@ -114,6 +119,8 @@ describe("HdClient options", () => {
       retryDelayMs: undefined,
       proxy: undefined,
       logger: undefined,
+      maxReplyBytes: undefined,
+      allowHeaders: undefined,
     });
     expect(client.baseUrls).toEqual([DEFAULT_BASE_URL]);
   });

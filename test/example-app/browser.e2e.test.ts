@@ -1,22 +1,15 @@
 // The example app in a real headless Chromium: an iPhone and a desktop browser see different pages; screenshots go to test/artifacts/.
 
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.js";
+import { missingChromium, skipWhenMissing } from "../support/requirements.js";
 import { DESKTOP_UA, IPHONE_UA, loadApp, ROOT, sampleEnvironment } from "./support.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `[example-app browser test] skipped: ${CHROMIUM} is absent. Install Debian's chromium (apt-get install chromium), as .ci/run does.`,
-  );
-}
 
 const ARTIFACTS = join(ROOT, "test", "artifacts", "example-app");
 
@@ -50,11 +43,13 @@ function overflowsHorizontally(): boolean {
   return page.document.documentElement.scrollWidth > page.innerWidth;
 }
 
-describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
+const skip = skipWhenMissing("test/example-app/browser.e2e", missingChromium());
+
+describe.skipIf(skip)("the example app in headless Chromium", () => {
   let server: Server;
   let baseUrl: string;
   let profile: string;
-  let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+  let browser: BrowserContext | undefined;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
@@ -80,21 +75,7 @@ describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
 
   /** A fresh browser profile per device, in the temporary profile folder. */
   async function open(name: string, options: BrowserContextOptions): Promise<BrowserContext> {
-    browser = await chromium.launchPersistentContext(join(profile, name), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      ...options,
-    });
+    browser = await launchChromium(join(profile, name), options);
     return browser;
   }
 
@@ -128,31 +109,57 @@ describe.skipIf(!hasChromium)("the example app in headless Chromium", () => {
       };
       // The viewport only: the mobile shop's cart bar is fixed to the bottom of the screen.
       await page.screenshot({ path: join(ARTIFACTS, `shop-${name}.png`) });
-      return { home, shop };
+
+      await page.click('nav a[href="/api/device"]');
+      await page.waitForURL(`${baseUrl}/api/device`);
+      const json = {
+        heading: await page.locator("main h1").textContent(),
+        pretty: await page.locator("pre.json").textContent(),
+        overflows: await page.evaluate(overflowsHorizontally),
+        icon: await page.evaluate(async () => (await fetch("/static/favicon.svg")).status),
+      };
+      await page.screenshot({ path: join(ARTIFACTS, `json-${name}.png`), fullPage: true });
+      await page.click("text=Back to your device");
+      await page.waitForURL(`${baseUrl}/`);
+      return { home, shop, json };
     } finally {
       await context.close();
       browser = undefined;
     }
   }
 
-  it("shows an iPhone its device, the mobile shop and a 1280-px image, within the phone's width", async () => {
-    const { home, shop } = await visit("iphone", IPHONE);
+  it("shows an iPhone its device, the mobile shop, a 1280-px image and the JSON, within the phone's width", async () => {
+    const { home, shop, json } = await visit("iphone", IPHONE);
     expect(home.heading).toBe("Apple iPhone");
     expect(home.badge).toBe("Mobile");
     expect(home.notice).toBe(1);
     expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1280 });
     expect(home.hero.shownWidth).toBeLessThanOrEqual(393);
     expect(home.overflows).toBe(false);
-    expect(home.json).toMatchObject({ class: "Mobile", isMobile: true, specs: { general_model: "iPhone" } });
+    expect(home.json).toMatchObject({
+      class: "Mobile",
+      isMobile: true,
+      specs: { general_model: "iPhone" },
+    });
     expect(shop.variant).toBe("mobile");
     expect(shop.overflows).toBe(false);
+    // The JSON page: pretty-printed, wrapped to the phone's width, with a way back.
+    expect(json.heading).toBe("req.device");
+    expect(JSON.parse(json.pretty ?? "")).toMatchObject({
+      class: "Mobile",
+      specs: { general_model: "iPhone" },
+    });
+    expect(json.overflows).toBe(false);
+    expect(json.icon).toBe(200);
   });
 
-  it("shows a desktop browser its computer, the desktop shop and the widest image", async () => {
-    const { home, shop } = await visit("desktop", DESKTOP);
+  it("shows a desktop browser its computer, the desktop shop and the default-width image", async () => {
+    const { home, shop, json } = await visit("desktop", DESKTOP);
     expect(home.heading).toBe("Generic Windows PC");
     expect(home.badge).toBe("Computer");
-    expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1920 });
+    // Its display is unknown on the first page: pickAsset's defaultWidth (1280), not the widest.
+    expect(home.hero).toMatchObject({ complete: true, naturalWidth: 1280 });
+    expect(json.overflows).toBe(false);
     expect(home.overflows).toBe(false);
     expect(home.json).toMatchObject({ class: "Computer", isDesktop: true });
     expect(shop.variant).toBe("desktop");

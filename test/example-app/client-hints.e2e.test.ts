@@ -1,23 +1,16 @@
 // Today's devices in a real headless Chromium: a reduced-UA Galaxy named from client hints, an iPad behind a Mac UA named by the page script.
 
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HandsetDetectionOptions } from "../../src/index.js";
+import { launchChromium } from "../support/chromium.js";
+import { missingChromium, skipWhenMissing } from "../support/requirements.js";
 import { loadApp, ROOT, sampleEnvironment } from "./support.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `[example-app client-hints test] skipped: ${CHROMIUM} is absent. Install Debian's chromium (apt-get install chromium), as .ci/run does.`,
-  );
-}
 
 const ARTIFACTS = join(ROOT, "test", "artifacts", "example-app");
 
@@ -95,7 +88,9 @@ interface Load {
   json: { decidedBy?: string; screen?: unknown; specs?: Record<string, unknown> };
 }
 
-describe.skipIf(!hasChromium)("today's devices in headless Chromium", () => {
+const skip = skipWhenMissing("test/example-app/client-hints.e2e", missingChromium());
+
+describe.skipIf(skip)("today's devices in headless Chromium", () => {
   const servers: Server[] = [];
   let profile: string;
   let cleanup: () => Promise<void>;
@@ -141,24 +136,12 @@ describe.skipIf(!hasChromium)("today's devices in headless Chromium", () => {
    * DevTools' device mode does.
    */
   async function open(name: string, device: Emulated): Promise<Page> {
-    context = await chromium.launchPersistentContext(join(profile, name), {
+    context = await launchChromium(join(profile, name), {
       viewport: { width: device.width, height: device.height },
       screen: { width: device.width, height: device.height },
       deviceScaleFactor: device.scale,
       isMobile: device.mobile,
       hasTouch: device.touchPoints > 0,
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);

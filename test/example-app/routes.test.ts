@@ -38,19 +38,50 @@ describe("home page", () => {
     expect(res.text).toContain("<strong>Sample data.</strong>");
   });
 
-  it("serves a phone the smallest hero image that covers its display", async () => {
+  it("serves a phone the smallest hero image that covers its model's display, saying the width is typical", async () => {
     const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
     expect(heroWidth(res.text)).toBe(1280);
-    expect(res.text).toContain("Your display is 1179 px wide");
+    // Every iPhone gets the generic record: its width is the model's, not this visitor's.
+    expect(res.text).toContain("The typical display of this model is 1179 px wide");
+    expect(res.text).not.toContain("Your display is");
+    expect(res.text).toContain("<dt>Screen (typical of the model)</dt><dd>1179 × 2556 px</dd>");
   });
 
-  it("names a Windows computer and serves it the widest hero image, its display width being unknown", async () => {
+  it("keeps the model's typical width when the page script has measured the visitor's screen too", async () => {
+    const res = await request(app)
+      .get("/")
+      .set("User-Agent", IPHONE_UA)
+      .set("Cookie", "hd_screen=t5w390h844r3")
+      .expect(200);
+    expect(res.text).toContain("The typical display of this model is 1179 px wide");
+    expect(res.text).toContain(
+      "<dt>Your screen (page script)</dt><dd>390 × 844 CSS px at 3x, 5 touch points</dd>",
+    );
+  });
+
+  it("names a Windows computer and serves it the defaultWidth hero image, its display width being unknown", async () => {
     const res = await request(app).get("/").set("User-Agent", DESKTOP_UA).expect(200);
     expect(res.text).toContain('<h1 id="device-name">Generic Windows PC</h1>');
     expect(res.text).toContain('data-class="Computer"');
     expect(res.text).toContain("<dd>Windows 10</dd>");
     expect(res.text).toContain("<dd>unknown</dd>");
+    // pickAsset(..., { defaultWidth: 1280 }), as the docs advise: not the widest (1920).
+    expect(heroWidth(res.text)).toBe(1280);
+    expect(res.text).toContain(
+      "The display width of this device is unknown, so the server sent the default 1280-px version",
+    );
+    expect(res.text).toContain("{ defaultWidth: 1280 }");
+  });
+
+  it("sizes the hero for the visitor's own screen when the page script measured it, and says so", async () => {
+    const res = await request(app)
+      .get("/")
+      .set("User-Agent", DESKTOP_UA)
+      .set("Cookie", "hd_screen=t0w1440h900r1")
+      .expect(200);
     expect(heroWidth(res.text)).toBe(1920);
+    expect(res.text).toContain("Your display is 1440 px wide (measured by the page script)");
+    expect(res.text).not.toContain("typical display");
   });
 
   it("says when no device matched, with the reply's status", async () => {
@@ -92,7 +123,11 @@ describe("/shop", () => {
 
 describe("/api/device", () => {
   it("answers req.device as JSON", async () => {
-    const res = await request(app).get("/api/device").set("User-Agent", IPHONE_UA).expect(200);
+    const res = await request(app)
+      .get("/api/device")
+      .set("User-Agent", IPHONE_UA)
+      .set("Accept", "application/json")
+      .expect(200);
     expect(res.type).toBe("application/json");
     expect(res.body).toMatchObject({
       class: "Mobile",
@@ -110,6 +145,47 @@ describe("/api/device", () => {
   it("answers an unknown device with status 301 and empty specs", async () => {
     const res = await request(app).get("/api/device").set("User-Agent", UNKNOWN_UA).expect(200);
     expect(res.body).toMatchObject({ class: "Unknown", status: 301, specs: { general_vendor: "" } });
+  });
+
+  it("answers JSON to a client that accepts anything, as fetch() does", async () => {
+    const res = await request(app)
+      .get("/api/device")
+      .set("User-Agent", IPHONE_UA)
+      .set("Accept", "*/*")
+      .expect(200);
+    expect(res.type).toBe("application/json");
+    expect(String(res.headers.vary).toLowerCase()).toContain("accept");
+  });
+
+  it("shows a browser the JSON pretty-printed on a page that fits a phone, with a link back", async () => {
+    const accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const res = await request(app)
+      .get("/api/device")
+      .set("User-Agent", "<b>Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Safari/604.1")
+      .set("Accept", accept)
+      .expect(200);
+    expect(res.type).toBe("text/html");
+    expect(String(res.headers.vary).toLowerCase()).toContain("accept");
+    expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(res.text).toContain('<a href="/">← Back to your device</a>');
+    const pre = /<pre class="json">([\s\S]*?)<\/pre>/.exec(res.text)?.[1] ?? "";
+    // Pretty-printed (two-space indent), escaped, and the same JSON a program gets.
+    expect(pre).toContain("\n  &quot;class&quot;: &quot;Mobile&quot;,\n");
+    expect(pre).not.toContain("<b>");
+    const unescaped = pre
+      .replaceAll("&quot;", '"')
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&#39;", "'")
+      .replaceAll("&amp;", "&");
+    expect(JSON.parse(unescaped)).toMatchObject({
+      class: "Mobile",
+      status: 0,
+      specs: { general_model: "iPhone" },
+    });
+    // The page's stylesheet wraps the JSON to the screen: no sideways scrolling on a phone.
+    const css = await request(app).get("/static/style.css").expect(200);
+    expect(css.text).toMatch(/\.json \{[^}]*white-space: pre-wrap;[^}]*overflow-wrap: anywhere;/);
   });
 });
 
@@ -130,6 +206,18 @@ describe("assets", () => {
     const res = await request(app).get("/static/style.css").expect(200);
     expect(res.type).toBe("text/css");
     expect(res.headers.vary).toBeUndefined();
+  });
+
+  it("has a favicon: an SVG linked from every page, and /favicon.ico sent to it without a detection", async () => {
+    const page = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    expect(page.text).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
+    const icon = await request(app).get("/static/favicon.svg").expect(200);
+    expect(icon.type).toBe("image/svg+xml");
+    expect(String(icon.body)).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const ico = await request(app).get("/favicon.ico").set("User-Agent", IPHONE_UA).expect(301);
+    expect(ico.headers.location).toBe("/static/favicon.svg");
+    // No detection ran: the middleware would have added the detection headers to Vary.
+    expect(String(ico.headers.vary ?? "")).not.toMatch(/user-agent/i);
   });
 
   it("answers 404 with a page for an unknown path", async () => {

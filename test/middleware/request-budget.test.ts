@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { HdClient } from "../../src/client/index.js";
+import { HdClient, type HdClientOptions } from "../../src/client/index.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { callMiddleware } from "./call-middleware.js";
@@ -65,18 +65,22 @@ async function upstream(behaviour: Behaviour): Promise<Upstream> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A client of `up` with placeholder credentials and no logging, plus `options`. */
+function clientOf(up: Upstream, options: Partial<HdClientOptions> = {}): HdClient {
+  return new HdClient({
+    username: "u",
+    secret: "s",
+    siteId: 1,
+    baseUrl: up.url,
+    logger: silentLogger,
+    ...options,
+  });
+}
+
 describe("the request's budget", () => {
   it("aborts a stalled cloud call at timeoutMs instead of letting it run to the client's own limit", async () => {
     const up = await upstream("stall");
-    const client = new HdClient({
-      username: "u",
-      secret: "s",
-      siteId: 1,
-      baseUrl: up.url,
-      timeoutMs: 5000,
-      retries: 2,
-      logger: silentLogger,
-    });
+    const client = clientOf(up, { timeoutMs: 5000, retries: 2 });
     const mw = handsetDetection({ client, timeoutMs: 100, logger: silentLogger });
     const started = performance.now();
     const { device } = await callMiddleware(mw, { "user-agent": IPHONE_UA });
@@ -111,15 +115,7 @@ describe("the request's budget", () => {
 
   it("lets retries run within the budget and reports the network failure when they all fail", async () => {
     const up = await upstream("drop");
-    const client = new HdClient({
-      username: "u",
-      secret: "s",
-      siteId: 1,
-      baseUrl: up.url,
-      retries: 2,
-      retryDelayMs: 10,
-      logger: silentLogger,
-    });
+    const client = clientOf(up, { retries: 2, retryDelayMs: 10 });
     const mw = handsetDetection({ client, timeoutMs: 2000, logger: silentLogger });
     const { device } = await callMiddleware(mw, { "user-agent": IPHONE_UA });
     expect(device.error).toMatchObject({ code: "ERR_HD_NETWORK" });
@@ -130,13 +126,7 @@ describe("the request's budget", () => {
 describe("HdClient.detect with a signal", () => {
   it("rejects with the signal's reason and sends nothing more", async () => {
     const up = await upstream("stall");
-    const client = new HdClient({
-      username: "u",
-      secret: "s",
-      siteId: 1,
-      baseUrl: up.url,
-      logger: silentLogger,
-    });
+    const client = clientOf(up);
     const controller = new AbortController();
     const reason = new Error("budget over");
     const call = client.detect({ "user-agent": IPHONE_UA }, { signal: controller.signal });

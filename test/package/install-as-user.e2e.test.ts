@@ -1,148 +1,156 @@
-// Packs the package and installs the tarball into scratch JS and TypeScript projects, as a user would.
+// Packs the package and uses the tarball from a plain ESM project and a strict TypeScript project, as a user would.
 //
-// The tarball is packed from the dist/ that vitest's globalSetup built, with --ignore-scripts so
-// `prepare` does not rebuild (and rewrite) the working tree's dist/ while other tests use it. The
-// projects install from npm's cache only (--offline): a test never calls the registry. When the cache
-// lacks a package, the tests skip and say which command fills it.
+// Two ways in: the tarball unpacked into node_modules with only its declared dependencies beside it
+// (always; no registry, no cache), and a real `npm install --offline` from the npm cache that .ci/run
+// fills beforehand (HD_NPM_CACHE). The tests never call the registry.
 
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipWhenMissing } from "../support/requirements.js";
+import {
+  createProject,
+  linkInstall,
+  npmInstall,
+  PACKAGE_NAME,
+  packTarball,
+  REPO_ROOT,
+  run,
+} from "./user-project.js";
 
-const run = promisify(execFile);
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const npmFlags = ["--offline", "--no-audit", "--no-fund", "--loglevel=error"];
-
-/**
- * `npm install ...packages` in `project` from npm's cache; skips the test with a message when the
- * cache lacks one of them (ENOTCACHED), since filling it would call the registry.
- */
-async function installFromCache(
-  project: string,
-  packages: readonly string[],
-  skip: (note: string) => void,
-): Promise<void> {
-  try {
-    await run("npm", ["install", ...npmFlags, ...packages], { cwd: project });
-  } catch (error) {
-    const output = `${(error as { stdout?: string }).stdout ?? ""}${(error as { stderr?: string }).stderr ?? ""}`;
-    if (!/ENOTCACHED/.test(output)) throw error;
-    const missing = /request to (\S+) failed/.exec(output)?.[1] ?? "a package";
-    const message = `npm's cache lacks ${missing}, and this test installs offline only (an \`npm install\` that needs it fills the cache)`;
-    console.warn(`[test/package/install-as-user.e2e] skipped: ${message}`);
-    skip(message);
-  }
-}
-
+/** Imports every entry point and uses each a little; prints what it saw. */
 const userScript = `
-import { HdClient, LocalEngine, handsetDetection, isHdError } from "express-handset-detection";
-const engine = await LocalEngine.fromFiles(process.argv[2], process.argv[3]);
+import * as root from "${PACKAGE_NAME}";
+import { HdClient, LocalEngine, handsetDetection, isHdError, sampleDataFiles } from "${PACKAGE_NAME}";
+import { createApiServer } from "${PACKAGE_NAME}/server";
+import { createRedisStore, createTieredStore } from "${PACKAGE_NAME}/redis";
+import { DataRefresher, DataStore } from "${PACKAGE_NAME}/data";
+
+const { specsPath, treesPath } = sampleDataFiles();
+const engine = await LocalEngine.fromFiles(specsPath, treesPath);
 const reply = engine.detect({
   "user-agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
 });
 const client = new HdClient({ username: "u", secret: "s", siteId: "1", baseUrl: "http://127.0.0.1:9" });
+const api = createApiServer({ engine, users: [{ username: "u", secret: "s" }] });
 console.log(JSON.stringify({
-  status: reply.status,
   vendor: reply.hd_specs?.general_vendor,
   client: typeof client.detect,
   middleware: typeof handsetDetection,
   guard: isHdError(new Error("x")),
+  server: typeof api,
+  redis: [typeof createRedisStore, typeof createTieredStore],
+  data: [typeof DataStore, typeof DataRefresher],
+  rootHoldsServerCode: ["createApiServer", "createRedisStore", "createTieredStore", "DataStore", "DataRefresher"].filter((name) => name in root),
 }));
 `;
 
+/** Uses every entry point's types in a strict project. */
 const typedUsage = `
 import express from "express";
-import { handsetDetection, LocalEngine, type DetectReply } from "express-handset-detection";
+import { HdClient, handsetDetection, LocalEngine, MemoryStore, type DetectReply } from "${PACKAGE_NAME}";
+import { type ApiServerOptions, createApiServer } from "${PACKAGE_NAME}/server";
+import { createRedisStore, createTieredStore, type RedisStoreOptions } from "${PACKAGE_NAME}/redis";
+import { DataRefresher, DataStore, type DataStoreOptions } from "${PACKAGE_NAME}/data";
+
+const engine = await LocalEngine.fromFiles("specs.json", "trees.json");
 const app = express();
-app.use(handsetDetection({ engine: await LocalEngine.fromFiles("specs.json", "trees.json") }));
+app.use(handsetDetection({ engine }));
 app.get("/", (req, res) => {
   const vendor: string | undefined = req.device.specs?.general_vendor;
   const mobile: boolean = req.device.isMobile;
   res.json({ vendor, mobile });
 });
+const serverOptions: ApiServerOptions = { engine, users: [{ username: "u", secret: "s", downloads: true }] };
+app.use(createApiServer(serverOptions));
+const redisOptions: RedisStoreOptions = { url: "redis://127.0.0.1:6379", keyPrefix: "app:" };
+export const store = createTieredStore({ level1: new MemoryStore(), level2: createRedisStore(redisOptions) });
+const dataOptions: DataStoreOptions = { dir: "hd-data", source: new HdClient({ username: "u", secret: "s", siteId: 1 }) };
+const data = new DataStore(dataOptions);
+export const refresher = new DataRefresher({ store: data, intervalMs: 86_400_000 });
 export const reply: DetectReply | undefined = undefined;
 `;
 
-describe("installing the packed tarball", () => {
-  let scratch = "";
-  let tarball = "";
+const strictConfig = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: ["node"],
+  },
+};
+
+let scratch = "";
+let tarball = "";
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "hd-install-"));
+  const built = join(REPO_ROOT, "dist", "index.js");
+  const builtAt = (await stat(built)).mtimeMs;
+  tarball = await packTarball(scratch);
+  // Packing left the working tree's build alone.
+  expect((await stat(built)).mtimeMs).toBe(builtAt);
+}, 120_000);
+
+afterAll(async () => {
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+
+/** The checks every way of installing must pass, on a project `install` fills. */
+function userProjectTests(name: string, install: (project: string) => Promise<void>): void {
+  let project = "";
 
   beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), "hd-install-"));
-    const built = join(repoRoot, "dist", "index.js");
-    const builtAt = (await stat(built)).mtimeMs;
-    await run("npm", ["pack", "--ignore-scripts", "--pack-destination", scratch, "--loglevel=error"], {
-      cwd: repoRoot,
-    });
-    const packed = (await readdir(scratch)).find((name) => name.endsWith(".tgz"));
-    if (packed === undefined) throw new Error("npm pack wrote no tarball");
-    tarball = join(scratch, packed);
-    // Packing left the working tree's build alone.
-    expect((await stat(built)).mtimeMs).toBe(builtAt);
-  }, 120_000);
-
-  afterAll(async () => {
-    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
-  });
-
-  it("imports the entry point from a plain ESM project and detects a device", async (context) => {
-    const project = join(scratch, "js-user");
-    await mkdir(project, { recursive: true });
-    await writeFile(
-      join(project, "package.json"),
-      JSON.stringify({ name: "js-user", type: "module", private: true }),
-    );
-    await installFromCache(project, [tarball, "express@5"], context.skip);
+    project = join(scratch, name);
+    await createProject(project);
+    await install(project);
     await writeFile(join(project, "main.mjs"), userScript);
-    const sample = join(project, "node_modules/express-handset-detection/data/sample");
-    const { stdout } = await run(
-      "node",
-      ["main.mjs", join(sample, "sample-specs.json"), join(sample, "sample-trees.json")],
-      {
-        cwd: project,
-      },
-    );
+    await writeFile(join(project, "app.ts"), typedUsage);
+    await writeFile(join(project, "tsconfig.json"), JSON.stringify(strictConfig));
+  }, 240_000);
+
+  it("imports the root and /server, /redis, /data from a plain ESM project, and the root holds no server code", async () => {
+    const { stdout } = await run("node", ["main.mjs"], { cwd: project });
     expect(JSON.parse(stdout)).toEqual({
-      status: 0,
       vendor: "Google",
       client: "function",
       middleware: "function",
       guard: false,
+      server: "function",
+      redis: ["function", "function"],
+      data: ["function", "function"],
+      rootHoldsServerCode: [],
     });
-  }, 180_000);
+  });
 
-  it("type-checks a TypeScript project that uses the middleware and req.device", async (context) => {
-    const project = join(scratch, "ts-user");
-    await mkdir(project, { recursive: true });
-    await writeFile(
-      join(project, "package.json"),
-      JSON.stringify({ name: "ts-user", type: "module", private: true }),
-    );
-    await writeFile(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ["node"],
-        },
-      }),
-    );
-    await writeFile(join(project, "app.ts"), typedUsage);
-    await installFromCache(
-      project,
-      [tarball, "express@5", "@types/express@5", "@types/node@20", "typescript@5.9"],
-      context.skip,
-    );
-    const { stdout } = await run(join(project, "node_modules/.bin/tsc"), ["-p", "."], { cwd: project });
+  it("type-checks a strict TypeScript project that uses every entry point and req.device", async () => {
+    const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
+    const { stdout } = await run("node", [tsc, "-p", "."], { cwd: project });
     expect(stdout).toBe("");
-  }, 240_000);
+  }, 120_000);
+}
+
+describe("the tarball unpacked with only its declared dependencies beside it", () => {
+  userProjectTests("linked", (project) => linkInstall(project, tarball));
+});
+
+const npmCache = process.env.HD_NPM_CACHE;
+const noCache =
+  npmCache === undefined || npmCache === ""
+    ? "HD_NPM_CACHE names no npm cache to install from offline (.ci/run fills one: see test/package/warm-npm-cache.ts)"
+    : undefined;
+
+const skipNpmInstall = skipWhenMissing("test/package/install-as-user.e2e", noCache);
+
+describe.skipIf(skipNpmInstall)("the tarball installed with npm install --offline", () => {
+  userProjectTests("npm", (project) => npmInstall(project, tarball, npmCache ?? "", { offline: true }));
+
+  it("links the hd3 binary", async () => {
+    const { stdout } = await run(join(scratch, "npm", "node_modules", ".bin", "hd3"), ["--version"]);
+    expect(stdout.trim()).toMatch(/\d+\.\d+\.\d+/);
+  });
 });

@@ -148,7 +148,7 @@ describe("bad input through middleware, cloud client and self-hosted server", ()
 
   it("refuses a device name of '..' in the client, before any request", async () => {
     const before = upstream.seen.length;
-    const refused = { name: "TypeError", code: "ERR_INVALID_ARG_VALUE" };
+    const refused = { name: "HdArgumentError", code: "ERR_INVALID_ARG_VALUE" };
     await expect(client.view("..", "x")).rejects.toMatchObject(refused);
     await expect(client.models("..")).rejects.toMatchObject(refused);
     expect(upstream.seen.length).toBe(before);

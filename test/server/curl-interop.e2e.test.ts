@@ -1,6 +1,6 @@
 // Interop: the real curl (a Digest client nobody here wrote) calls every endpoint of the server.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,21 +9,9 @@ import { join } from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiServer } from "../../src/server/api-server.js";
+import { missingCommand, skipWhenMissing } from "../support/requirements.js";
 import { FakeEngine } from "./fake-engine.js";
 import { readZip } from "./support/read-zip.js";
-
-function hasCurl(): boolean {
-  try {
-    execFileSync("curl", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const curlPresent = hasCurl();
-if (!curlPresent)
-  console.warn("[test/server/curl-interop.e2e] curl is not installed: skipping the curl interop tests");
 
 const SPECS_TEXT =
   '{"devices":[{"Device":{"_id":"10","hd_specs":{"general_vendor":"Apple","general_model":"iPhone"}}}],"extras":[{"Extra":{"_id":"7","hd_specs":{"general_browser":"Safari"}}}]}';
@@ -34,7 +22,9 @@ interface CurlReply {
   body: string;
 }
 
-describe.skipIf(!curlPresent)("curl --digest against the self-hosted server", () => {
+const skip = skipWhenMissing("test/server/curl-interop.e2e", missingCommand("curl"));
+
+describe.skipIf(skip)("curl --digest against the self-hosted server", () => {
   let server: Server;
   let base: string;
   let dataDir: string;

@@ -1,48 +1,43 @@
 // The vendor's own v3.2.0 PHP kit against `hd3 serve`: every cloud call, 229, 401, and local detection from its downloads agreeing with LocalEngine.
 
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { DataStore } from "../../src/store/data-store.js";
 import type { HeadersInput } from "../../src/types.js";
-import { type BuiltPackage, builtPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
-import { type ServeProcess, startServe, SERVE_USERS as USERS } from "../cli/support/hd3-serve.js";
+import { type BuiltPackage, REPO_ROOT } from "../cli/support/hd3-binary.js";
+import {
+  type ServeFixture,
+  type ServeProcess,
+  serveFixture,
+  SERVE_USERS as USERS,
+} from "../cli/support/hd3-serve.js";
+import {
+  firstMissing,
+  missingPhpWithZip,
+  missingShared,
+  SHARED_DIR,
+  skipWhenMissing,
+} from "../support/requirements.js";
 
-const SHARED = resolve(REPO_ROOT, "../shared");
-const KIT_COMPAT = join(SHARED, "vendor-kits/php8-compat.php");
-const REAL_TREES = join(SHARED, "hd3-real/hd3trees.json");
-const HEADERS_2014 = join(SHARED, "hd3-real/headers-2014.jsonl");
-const SYNTH_SPECS = join(SHARED, "tools/synth-specs.mjs");
+const KIT_COMPAT = join(SHARED_DIR, "vendor-kits/php8-compat.php");
+const REAL_TREES = join(SHARED_DIR, "hd3-real/hd3trees.json");
+const HEADERS_2014 = join(SHARED_DIR, "hd3-real/headers-2014.jsonl");
+const SYNTH_SPECS = join(SHARED_DIR, "tools/synth-specs.mjs");
 const DRIVER = join(REPO_ROOT, "test/server/support/php-kit-driver.php");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const GALAXY_S24 =
   "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 
-/** Why the suite cannot run here, or undefined when it can. */
-function missing(): string | undefined {
-  if (!existsSync(KIT_COMPAT)) return `the vendor's PHP kit (${KIT_COMPAT}) is absent`;
-  let modules: string;
-  try {
-    modules = execFileSync("php", ["-m"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  } catch {
-    return "php is not installed (Debian: php-cli)";
-  }
-  if (!/^zip$/m.test(modules)) return "PHP's zip extension is not installed (Debian: php-zip)";
-  if (!existsSync(REAL_TREES) || !existsSync(HEADERS_2014) || !existsSync(SYNTH_SPECS)) {
-    return "../shared/hd3-real or ../shared/tools is absent";
-  }
-  return undefined;
-}
-
-const skipReason = missing();
-if (skipReason !== undefined) {
-  console.warn(`[test/server/vendor-php-kit.e2e] skipping the PHP kit interop suite: ${skipReason}`);
-}
+const skip = skipWhenMissing(
+  "test/server/vendor-php-kit.e2e",
+  firstMissing(missingShared(KIT_COMPAT, REAL_TREES, HEADERS_2014, SYNTH_SPECS), missingPhpWithZip()),
+);
 
 /** What the driver prints for one step. */
 interface KitResult {
@@ -65,25 +60,19 @@ interface Detection {
   browserVersion: string | null;
 }
 
+let fixture: ServeFixture;
 let built: BuiltPackage;
-const running: ServeProcess[] = [];
 
 beforeAll(() => {
-  if (skipReason === undefined) built = builtPackage();
+  if (skip) return;
+  fixture = serveFixture();
+  ({ built } = fixture);
 });
 
-afterAll(async () => {
-  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
-  built?.remove();
-});
+afterAll(() => fixture?.remove());
 
 async function serve(args: readonly string[]): Promise<{ port: number; server: ServeProcess }> {
-  const usersFile = join(built.scratch("kit-users"), "users.json");
-  writeFileSync(usersFile, JSON.stringify(USERS));
-  const server = await startServe(built, ["--port", "0", "--users-file", usersFile, ...args], {
-    timeoutMs: 60_000,
-  });
-  running.push(server);
+  const server = await fixture.serve(["--users-file", fixture.usersFile, ...args], { timeoutMs: 60_000 });
   return { port: Number(new URL(server.url).port), server };
 }
 
@@ -193,7 +182,7 @@ function differences(kit: Detection[], ours: Detection[], headerSets: HeadersInp
     .slice(0, 5);
 }
 
-describe.skipIf(skipReason !== undefined)("the vendor's PHP kit against hd3 serve, sample database", () => {
+describe.skipIf(skip)("the vendor's PHP kit against hd3 serve, sample database", () => {
   let port: number;
   let headerSets: HeadersInput[];
   let headersFile: string;
@@ -296,7 +285,7 @@ describe.skipIf(skipReason !== undefined)("the vendor's PHP kit against hd3 serv
   });
 });
 
-describe.skipIf(skipReason !== undefined)("the vendor's PHP kit against hd3 serve, full-size data", () => {
+describe.skipIf(skip)("the vendor's PHP kit against hd3 serve, full-size data", () => {
   let port: number;
   let specsFile: string;
   let headerSets: HeadersInput[];

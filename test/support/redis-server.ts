@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { RedisStore } from "../../src/cache/redis-store.js";
 
 /** True when a `redis-server` binary is on the PATH. */
 export function hasRedisServer(): boolean {
@@ -19,6 +20,23 @@ export function hasRedisServer(): boolean {
 /** The message tests print when they skip for lack of redis-server. */
 export const NO_REDIS_MESSAGE =
   "redis-server is not installed (apt-get install redis-server): skipping the tests against a real Redis";
+
+/** Why a real Redis cannot be started, for `skipWhenMissing`, or undefined when it can. */
+export function missingRedisServer(): string | undefined {
+  return hasRedisServer() ? undefined : "redis-server is not installed (Debian: redis-server)";
+}
+
+/**
+ * Resolves once `store` (a Redis store, which connects in the background) answers a PING; it
+ * writes nothing. Rejects after `timeoutMs`.
+ */
+export async function untilStoreAnswers(
+  store: Pick<RedisStore<unknown>, "ready">,
+  timeoutMs = 10_000,
+): Promise<void> {
+  if (!(await store.ready(timeoutMs)))
+    throw new Error(`the Redis store did not answer within ${timeoutMs} ms`);
+}
 
 /** A free TCP port on 127.0.0.1 (redis-server cannot listen on port 0, so ask the OS first). */
 export function freePort(): Promise<number> {

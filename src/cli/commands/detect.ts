@@ -14,23 +14,29 @@ export function headersOf(context: CommandContext): Record<string, string> {
     const colon = item.indexOf(":");
     const name = colon < 0 ? "" : item.slice(0, colon).trim().toLowerCase();
     if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-      throw new UsageError(`--header needs name:value, got ${JSON.stringify(item)}`, context.command);
+      throw new UsageError(`--header needs name:value, got ${JSON.stringify(item)}.`, context.command);
     }
     const value = item.slice(colon + 1).trim();
+    if (value === "") {
+      throw new UsageError(`--header ${name} has an empty value: give name:value.`, context.command);
+    }
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   const userAgent = context.positionals[0];
   if (userAgent !== undefined) {
+    if (userAgent.trim() === "") {
+      throw new UsageError('the user-agent is empty: hd3 detect "<user-agent>".', context.command);
+    }
     if ("user-agent" in headers) {
       throw new UsageError(
-        "give the user-agent once: as the argument or as --header user-agent:...",
+        "give the user-agent once: as the argument or as --header user-agent:<value>.",
         context.command,
       );
     }
     headers["user-agent"] = userAgent;
   }
   if (Object.keys(headers).length === 0) {
-    throw new UsageError('detect needs a user-agent: hd3 detect "<user-agent>"', context.command);
+    throw new UsageError('detect needs a user-agent: hd3 detect "<user-agent>".', context.command);
   }
   return headers;
 }

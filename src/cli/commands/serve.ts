@@ -8,8 +8,8 @@ import { isHdOptionError } from "../../errors.js";
 import type { ApiServerOptions } from "../../server/api-server.js";
 import type { UserTable } from "../../server/users.js";
 import type { DataStore } from "../../store/data-store.js";
-import { type CommandContext, flag, note } from "../context.js";
-import { openClient, stderrLogger } from "../data-source.js";
+import { asFlagError, type CommandContext, flag, note } from "../context.js";
+import { cloudOptions, openClient, stderrLogger } from "../data-source.js";
 import { CliError, UsageError } from "../exit-codes.js";
 import { keepFresh, syncEvery } from "../serve-data.js";
 
@@ -27,7 +27,7 @@ function port(context: CommandContext): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65_535) {
     throw new UsageError(
-      `--port must be a whole number from 0 to 65535 (0: any free port), got ${JSON.stringify(text)}`,
+      `--port must be a whole number from 0 to 65535 (0: any free port), got ${JSON.stringify(text)}.`,
       context.command,
     );
   }
@@ -39,7 +39,7 @@ function host(context: CommandContext): string {
   const text = flag(context, "host") ?? DEFAULT_SERVE_HOST;
   if (text.trim() === "" || /[\s/]/.test(text)) {
     throw new UsageError(
-      `--host must be a host name or IP address, got ${JSON.stringify(text)}`,
+      `--host must be a host name or IP address, got ${JSON.stringify(text)}.`,
       context.command,
     );
   }
@@ -63,28 +63,24 @@ function limits(context: CommandContext): LimitOptions {
     const text = flag(context, name);
     if (text === undefined) continue;
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-      throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`, context.command);
+      throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}.`, context.command);
     }
     options[option] = Number(text);
   }
   return options;
 }
 
-/** Turns an option error of `createApiServer` into a usage error naming the flag. */
-function asUsageError(error: unknown, context: CommandContext): unknown {
-  if (!isHdOptionError(error)) return error;
-  const entry = Object.entries(LIMIT_FLAGS).find(([, option]) => option === error.option);
-  if (entry === undefined) return error;
-  const detail = error.message.replace(/^Invalid option `[^`]+`: /, "");
-  return new UsageError(`--${entry[0]}: ${detail}`, context.command);
-}
+/** The limit flag that sets each `createApiServer` option, for its option errors. */
+const FLAG_OF_LIMIT: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LIMIT_FLAGS).map(([name, option]) => [option, name]),
+);
 
 /** The accounts from `--users-file`: required, and a bad file is a usage error naming the entry. */
 async function users(context: CommandContext): Promise<UserTable> {
   const given = flag(context, "users-file");
   if (given === undefined) {
     throw new UsageError(
-      '`serve` needs --users-file <file>: a JSON array of { "username", "secret", "downloads": true|false } (the accounts allowed in)',
+      '`serve` needs --users-file <file>: a JSON array of { "username", "secret", "downloads": true|false } (the accounts allowed in).',
       context.command,
     );
   }
@@ -112,7 +108,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
   if (given === undefined) {
     if (syncing) {
       throw new UsageError(
-        "--sync-every needs --data-dir <dir>: the directory to sync into",
+        "--sync-every needs --data-dir <dir>: the directory to sync into.",
         context.command,
       );
     }
@@ -147,7 +143,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
   const engine = store.engine;
   if (engine === undefined) {
     throw new CliError(
-      `no synced data in ${dir}: run \`hd3 sync --data-dir ${given}\` first (or leave out --data-dir to serve the sample database)`,
+      `no synced data in ${dir}: run \`hd3 sync --data-dir ${given}\` first (or leave out --data-dir to serve the sample database).`,
     );
   }
   note(context, `serving local data in ${dir}`);
@@ -157,7 +153,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
 function listen(server: Server, portNumber: number, hostName: string): Promise<AddressInfo> {
   return new Promise((resolveListen, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      reject(new CliError(`cannot listen on ${hostName}:${portNumber}: ${error.code ?? error.message}`));
+      reject(new CliError(`cannot listen on ${hostName}:${portNumber}: ${error.code ?? error.message}.`));
     };
     server.once("error", onError);
     server.listen(portNumber, hostName, () => {
@@ -193,6 +189,7 @@ export async function run(context: CommandContext): Promise<number> {
   const hostName = host(context);
   const requestLimits = limits(context);
   const interval = syncEvery(context);
+  await cloudOptions(context);
   const accounts = await users(context);
   const data = await openData(context, interval !== undefined);
   const { createApiHttpServer } = await import("../../server/api-http-server.js");
@@ -206,7 +203,7 @@ export async function run(context: CommandContext): Promise<number> {
       logger: stderrLogger(context),
     });
   } catch (error) {
-    throw asUsageError(error, context);
+    throw asFlagError(error, context, FLAG_OF_LIMIT);
   }
   const address = await listen(server, portNumber, hostName);
   const fresh = data.store === undefined ? undefined : keepFresh(context, data.store, data.engine, interval);

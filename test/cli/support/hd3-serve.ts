@@ -1,10 +1,11 @@
 // Runs `hd3 serve` from a built package as a long-lived child process, and counts the HTTP requests sent to it.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { BuiltPackage } from "./hd3-binary.js";
+import { type BuiltPackage, builtPackage } from "./hd3-binary.js";
 
 /** The accounts of the users file the `hd3 serve` tests write: alice may download, bob may not. */
 export const SERVE_USERS: readonly { username: string; secret: string; downloads: boolean }[] = [
@@ -83,6 +84,47 @@ export function startServe(
       reject(new Error(`hd3 serve exited with ${code} before printing a URL\n${out}${err}`));
     });
   });
+}
+
+/** The `hd3 serve` processes of one test file, on free ports, and a users file for them. */
+export interface ServeFixture {
+  readonly built: BuiltPackage;
+  /** A users file holding SERVE_USERS. */
+  readonly usersFile: string;
+  /** Starts `hd3 serve --port 0 ...args` (see `startServe`). */
+  serve(
+    args: readonly string[],
+    options?: { env?: Record<string, string>; timeoutMs?: number },
+  ): Promise<ServeProcess>;
+  /** Kills every process started so far. */
+  stopAll(): Promise<void>;
+  /** Kills them all and removes the scratch folder. */
+  remove(): Promise<void>;
+}
+
+/** A fixture on the built package (call it in `beforeAll`; `remove()` it in `afterAll`). */
+export function serveFixture(): ServeFixture {
+  const built = builtPackage();
+  const usersFile = join(built.scratch("users"), "users.json");
+  writeFileSync(usersFile, JSON.stringify(SERVE_USERS));
+  const running: ServeProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
+  };
+  return {
+    built,
+    usersFile,
+    async serve(args, options = {}) {
+      const started = await startServe(built, ["--port", "0", ...args], options);
+      running.push(started);
+      return started;
+    },
+    stopAll,
+    async remove() {
+      await stopAll();
+      built.remove();
+    },
+  };
 }
 
 /** A loopback HTTP forwarder in front of a server: counts requests and the statuses answered. */

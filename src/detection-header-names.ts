@@ -1,0 +1,64 @@
+// The names of the request headers that may leave the process for detection, and of those that never may.
+
+/**
+ * Headers whose absence decides a detection as much as their presence: they are always named in
+ * `Vary`. The vendor's detection reads each of them by name.
+ */
+export const CORE_DETECTION_HEADERS = [
+  "user-agent",
+  "x-wap-profile",
+  "profile",
+  "x-operamini-phone",
+  "x-operamini-phone-ua",
+  "x-mobile-ua",
+] as const;
+
+/**
+ * Headers that carry a device's own user-agent through proxies, transcoders and in-app browsers.
+ * Detection reads them when present; they are named in `Vary` only then.
+ */
+export const DEVICE_USER_AGENT_HEADERS = [
+  "x-device-user-agent",
+  "x-original-user-agent",
+  "x-skyfire-phone",
+  "x-bolt-phone-ua",
+  "device-stock-ua",
+  "x-ucbrowser-device-ua",
+  "x-ucbrowser-phone-ua",
+  "x-puffin-ua",
+  "x-requested-with",
+] as const;
+
+/**
+ * Every header sent for detection by default: {@link CORE_DETECTION_HEADERS} and
+ * {@link DEVICE_USER_AGENT_HEADERS}. `Accept-Language` decides no device: it is not sent, and
+ * `general_language` is filled per request from it. Nothing else leaves the process: not cookies or credentials,
+ * not the subscriber ids operator gateways add (`x-msisdn`, `x-imsi`, ...), not per-request
+ * headers of load balancers and tracers (`x-request-start`, `x-request-id`, ...), which would also
+ * make every request a memo miss.
+ */
+export const DETECTION_HEADERS: readonly string[] = [...CORE_DETECTION_HEADERS, ...DEVICE_USER_AGENT_HEADERS];
+
+/**
+ * Headers that carry credentials, addresses or subscriber ids: an app cannot allow them for
+ * detection (`allowHeaders` refuses them).
+ */
+export const PRIVATE_HEADERS: ReadonlySet<string> = new Set([
+  "cookie",
+  "authorization",
+  "proxy-authorization",
+  "x-forwarded-for",
+  "forwarded",
+  "x-real-ip",
+  "x-msisdn",
+  "x-imsi",
+  "x-up-subno",
+  "x-nokia-msisdn",
+  "x-huawei-imsi",
+  "x-wap-clientid",
+  "x-up-calling-line-id",
+  "x-network-info",
+]);
+
+/** A lower-case HTTP header name (an RFC 9110 token without capitals). */
+export const LOWER_CASE_HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;

@@ -1,0 +1,81 @@
+// The CLI's stdout when its reader goes away (`hd3 vendors | head -1`): the rest of the output is
+// dropped and the command ends with its own exit code, no unhandled EPIPE. The real pipe is in
+// hd3-binary.e2e.test.ts.
+
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run.js";
+import { quietWhenReaderGoes } from "../../src/cli/std-streams.js";
+import { makeScratch, type Scratch } from "./support/hd3-binary.js";
+
+/** A reader that takes the first write and then closes its end: later writes fail with EPIPE. */
+class ReaderOfOneWrite extends Writable {
+  readonly received: string[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    if (this.received.length > 0) {
+      done(Object.assign(new Error("write EPIPE"), { code: "EPIPE", syscall: "write" }));
+      return;
+    }
+    this.received.push(chunk.toString("utf8"));
+    done();
+  }
+}
+
+const GALAXY_S24 =
+  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
+
+let tmp: Scratch;
+
+beforeAll(() => {
+  tmp = makeScratch();
+});
+
+afterAll(() => {
+  tmp?.remove();
+});
+
+async function runWithClosingReader(args: readonly string[]) {
+  const reader = new ReaderOfOneWrite();
+  const stdout = quietWhenReaderGoes(reader);
+  let stderr = "";
+  const home = tmp.scratch("home");
+  const code = await runCli(args, {
+    stdout,
+    stderr: {
+      write(text: string) {
+        stderr += text;
+        return true;
+      },
+    },
+    env: { HOME: home, XDG_CACHE_HOME: `${home}/.cache` },
+    cwd: home,
+  });
+  // Let the stream report its error (Node emits it on the next tick) while the test still runs.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stderr, received: reader.received, readerGone: stdout.readerGone };
+}
+
+describe("hd3 when the reader of stdout goes away", () => {
+  it.each([
+    [["vendors", "-q"], 0, "Amazon\n"],
+    [["models", "-q", "Google"], 0, "Chromecast with Google TV\n"],
+    [["view", "-q", "Google", "Pixel 8"], 0, /^general_vendor +Google\n$/],
+    [["whathas", "-q", "general_type", "Console"], 0, /^id +vendor +model\n$/],
+    [["detect", "-q", GALAXY_S24], 0, "Samsung Galaxy S24 (Mobile)\n\n"],
+  ] as const)("hd3 %j ends quietly with exit code %i", async (args, exitCode, first) => {
+    const result = await runWithClosingReader(args);
+    expect(result.code).toBe(exitCode);
+    expect(result.stderr).toBe("");
+    expect(result.received).toHaveLength(1);
+    expect(result.received[0]).toMatch(first);
+    expect(result.readerGone).toBe(true);
+  });
+
+  it("passes on isTTY and reports whether the reader has gone", () => {
+    const reader = Object.assign(new ReaderOfOneWrite(), { isTTY: true });
+    const output = quietWhenReaderGoes(reader);
+    expect(output.isTTY).toBe(true);
+    expect(output.readerGone).toBe(false);
+    expect(output.write("one\n")).toBe(true);
+  });
+});

@@ -1,0 +1,40 @@
+// Type tests: what each entry point exports, typed (the root ".", "/server", "/redis", "/data").
+
+import { describe, expectTypeOf, it } from "vitest";
+import type * as redis from "../../src/cache/index.js";
+import type * as root from "../../src/index.js";
+import type * as server from "../../src/server/index.js";
+import type * as data from "../../src/store/index.js";
+
+describe("entry points", () => {
+  it("the root holds what an Express app needs and none of the server, Redis or data-store factories", () => {
+    expectTypeOf<typeof root>().toHaveProperty("handsetDetection");
+    expectTypeOf<typeof root>().toHaveProperty("HdClient");
+    expectTypeOf<typeof root>().toHaveProperty("LocalEngine");
+    expectTypeOf<typeof root>().toHaveProperty("MemoryStore");
+    expectTypeOf<typeof root>().not.toHaveProperty("createApiServer");
+    expectTypeOf<typeof root>().not.toHaveProperty("createRedisStore");
+    expectTypeOf<typeof root>().not.toHaveProperty("createTieredStore");
+    expectTypeOf<typeof root>().not.toHaveProperty("DataStore");
+    expectTypeOf<typeof root>().not.toHaveProperty("DataRefresher");
+  });
+
+  it("/server makes an Express handler from its options", () => {
+    expectTypeOf<typeof server.createApiServer>().parameter(0).toEqualTypeOf<server.ApiServerOptions>();
+    expectTypeOf<typeof server.createApiServer>().returns.toEqualTypeOf<server.ApiServer>();
+    expectTypeOf<typeof server.loadUsersFile>().returns.resolves.toEqualTypeOf<server.UserTable>();
+  });
+
+  it("/redis makes CacheStores the middleware takes", () => {
+    expectTypeOf<ReturnType<typeof redis.createRedisStore<string>>>().toExtend<redis.CacheStore<string>>();
+    expectTypeOf<ReturnType<typeof redis.createTieredStore<string>>>().toExtend<redis.CacheStore<string>>();
+    expectTypeOf<redis.CacheStore<string>>().toEqualTypeOf<root.CacheStore<string>>();
+  });
+
+  it("/data keeps a LocalEngine the root's middleware takes", () => {
+    expectTypeOf<InstanceType<typeof data.DataStore>["engine"]>().toEqualTypeOf<
+      root.LocalEngine | undefined
+    >();
+    expectTypeOf<InstanceType<typeof data.DataRefresher>>().toHaveProperty("start");
+  });
+});
