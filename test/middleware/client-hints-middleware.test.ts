@@ -249,7 +249,12 @@ describe("hints that do not parse", () => {
   it("key as if absent: a malformed or oversized hint gets no memo entry and no detection of its own", async () => {
     const engine = sampleEngine();
     let detections = 0;
-    const counting = { detect: (headers: Record<string, string>) => (detections++, engine.detect(headers)) };
+    const counting = {
+      detect: (headers: Record<string, string>) => {
+        detections++;
+        return engine.detect(headers);
+      },
+    };
     const mw = handsetDetection({ engine: counting as never, logger: silentLogger });
     const variants = [
       HINTED_GALAXY,
