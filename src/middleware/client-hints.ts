@@ -285,11 +285,9 @@ const MODEL_CHARACTERS = /^[\x20-\x3A\x3C-\x7E]+$/;
 function fitsUserAgent(model: string): boolean {
   if (!MODEL_CHARACTERS.test(model)) return false;
   let depth = 0;
-  for (let i = 0; i < model.length; i++) {
-    const c = model.charCodeAt(i);
-    if (c === 40)
-      depth++; // (
-    else if (c === 41 && --depth < 0) return false; // )
+  for (const c of model) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
   }
   return depth === 0;
 }

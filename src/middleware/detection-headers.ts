@@ -49,7 +49,10 @@ export interface PickedHeaders {
   readonly vary: string;
   /** The visitor's preferred language from `Accept-Language`, for `general_language` (never sent, never keyed); `""` when none. */
   readonly language: string;
-  /** The frozen user-agent this request's client hints can complete, if any (see {@link hintTarget}). */
+  /**
+   * The frozen user-agent this request's client hints can complete, if any: a frozen one (see
+   * `frozenPlatform`) whose `Sec-CH-UA-Platform` names the same platform.
+   */
   readonly hintTarget: HintTarget | undefined;
   /** The request's own headers, for reading the hints once a detection is needed. */
   readonly requestHeaders: IncomingHttpHeaders;
