@@ -39,7 +39,7 @@ export interface ClientHints {
 }
 
 /** Longest hint value parsed; real ones stay under 200 characters. */
-const MAX_HINT_LENGTH = 1024;
+export const MAX_HINT_LENGTH = 1024;
 /** Longest string kept from a hint (a model, a brand, a platform). */
 const MAX_STRING_LENGTH = 64;
 /** Most brands kept from a list (browsers send three or four). */
@@ -49,22 +49,29 @@ const MAX_BRANDS = 16;
 const GREASE = /^Not[^A-Za-z]*A[^A-Za-z]*Brand$/i;
 const VERSION = /^\d{1,6}(\.\d{1,6}){0,3}$/;
 
+/** Whether a header value is one the parser reads at all: a string within {@link MAX_HINT_LENGTH}. */
+export function isReadableHint(value: unknown): value is string {
+  return typeof value === "string" && value.length <= MAX_HINT_LENGTH;
+}
+
 function rawHint(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
-  return typeof value === "string" && value.length <= MAX_HINT_LENGTH ? value : undefined;
+  return isReadableHint(value) ? value : undefined;
+}
+
+/** A structured-field item's bare value; `undefined` when malformed. */
+function parsedItem(raw: string): BareItem | undefined {
+  try {
+    return parseItem(raw)[0];
+  } catch {
+    return undefined;
+  }
 }
 
 /** A hint that is a structured-field item; `undefined` when absent or malformed. */
 function itemHint(headers: IncomingHttpHeaders, name: string): BareItem | undefined {
   const raw = rawHint(headers, name);
-  if (raw === undefined) return undefined;
-  let item: Item;
-  try {
-    item = parseItem(raw);
-  } catch {
-    return undefined;
-  }
-  return item[0];
+  return raw === undefined ? undefined : parsedItem(raw);
 }
 
 function stringHint(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -169,6 +176,13 @@ export const KEYED_HINTS: Readonly<Record<HintTarget, readonly string[]>> = {
   macos: ["sec-ch-ua-platform-version"],
 };
 
+/** The field of {@link ClientHints} each of {@link KEYED_HINTS} fills when it parses, by position. */
+export const KEYED_FIELDS: Readonly<Record<HintTarget, readonly (keyof ClientHints)[]>> = {
+  android: ["platformVersion", "model", "fullVersionList", "mobile"],
+  windows: ["platformVersion"],
+  macos: ["platformVersion"],
+};
+
 /** The hint headers read for each target, spelt for `Vary`. */
 export const HINT_VARY: Readonly<Record<HintTarget, string>> = {
   android:
@@ -179,19 +193,58 @@ export const HINT_VARY: Readonly<Record<HintTarget, string>> = {
 
 /** The part of Chrome's reduced Android user-agent that stands where the version and model were. */
 const REDUCED_ANDROID = "(Linux; Android 10; K)";
+/** Where Chromium's reduced user-agents name the platform: right after `Mozilla/5.0 (`. */
+const PLATFORM_AT = "Mozilla/5.0 (".length;
+const FROZEN_ANDROID = "Linux; Android 10; K)";
 const FROZEN_WINDOWS = "Windows NT 10.0";
-const FROZEN_MACOS = "Intel Mac OS X 10_15_7";
+const FROZEN_MACOS = "Macintosh; Intel Mac OS X 10_15_7)";
+
+/** Whether `userAgent` has `frozen` at {@link PLATFORM_AT} (`startsWith` with a position costs twice as much in V8). */
+function frozenAt(userAgent: string, frozen: string): boolean {
+  return userAgent.indexOf(frozen, PLATFORM_AT) === PLATFORM_AT;
+}
 
 /**
- * Which frozen user-agent this request's hints can complete, from the raw `Sec-CH-UA-Platform`
- * value and the user-agent; `undefined` for everything else (browsers that send no hints
- * included). Cheap enough for every request: a comparison and a substring search.
+ * Which frozen user-agent this is, whatever hints came with it: the hints that could complete
+ * it decide its answer, so they belong in `Vary` even when absent. Runs on every request, so
+ * the platform's first letter rules out most other user-agents before any comparison.
  */
-export function hintTarget(rawPlatform: string, userAgent: string): HintTarget | undefined {
-  if (rawPlatform === '"Android"') return userAgent.includes(REDUCED_ANDROID) ? "android" : undefined;
-  if (rawPlatform === '"Windows"') return userAgent.includes(FROZEN_WINDOWS) ? "windows" : undefined;
-  if (rawPlatform === '"macOS"') return userAgent.includes(FROZEN_MACOS) ? "macos" : undefined;
-  return undefined;
+export function frozenPlatform(userAgent: string): HintTarget | undefined {
+  switch (userAgent.charCodeAt(PLATFORM_AT)) {
+    case 76: // L
+      return frozenAt(userAgent, FROZEN_ANDROID) ? "android" : undefined;
+    case 87: // W
+      return frozenAt(userAgent, FROZEN_WINDOWS) ? "windows" : undefined;
+    case 77: // M
+      return frozenAt(userAgent, FROZEN_MACOS) ? "macos" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `Sec-CH-UA-Platform` as sent by Chromium, for each target: compared as is, with no parse. */
+const PLATFORM_AS_SENT: Readonly<Record<HintTarget, string>> = {
+  android: '"Android"',
+  windows: '"Windows"',
+  macos: '"macOS"',
+};
+const PLATFORM_NAME: Readonly<Record<HintTarget, string>> = {
+  android: "Android",
+  windows: "Windows",
+  macos: "macOS",
+};
+
+/**
+ * Whether the raw `Sec-CH-UA-Platform` names the platform of `frozen`. The value browsers send
+ * (`"Android"`) is compared as is; any other spelling (parameters, surrounding spaces) is parsed
+ * as the structured-field string it is.
+ */
+export function namesPlatform(rawPlatform: string, frozen: HintTarget): boolean {
+  if (rawPlatform === PLATFORM_AS_SENT[frozen]) return true;
+  // A plain quoted string other than the expected one cannot name it (the name has no `"` or `\` to escape).
+  if (rawPlatform.charCodeAt(0) === 34 && rawPlatform.indexOf('"', 1) === rawPlatform.length - 1)
+    return false;
+  return isReadableHint(rawPlatform) && parsedItem(rawPlatform) === PLATFORM_NAME[frozen];
 }
 
 /**
@@ -222,8 +275,22 @@ const TOKEN_BRANDS: Readonly<Record<string, readonly string[]>> = {
   OPR: ["Opera", "OperaMobile", "Opera Mobile"],
 };
 const REDUCED_TOKEN = /\b(Chrome|EdgA|Edg|OPR)\/(\d+)\.0\.0\.0\b/g;
-/** A model that fits between `; ` and `)` of a user-agent. */
-const SAFE_MODEL = /^[\x20-\x27\x2A-\x3A\x3C-\x7E]+$/;
+/** Printable ASCII but `;`, which would start a new user-agent comment field. */
+const MODEL_CHARACTERS = /^[\x20-\x3A\x3C-\x7E]+$/;
+
+/**
+ * Whether a model fits between `; ` and `)` of a user-agent: printable, no `;`, and its
+ * parentheses balanced (`moto g(60)`, `motorola edge (2022)`), so it cannot close the comment.
+ */
+function fitsUserAgent(model: string): boolean {
+  if (!MODEL_CHARACTERS.test(model)) return false;
+  let depth = 0;
+  for (const c of model) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
 
 /** The first number of a dotted version. */
 function major(version: string): string {
@@ -248,8 +315,9 @@ function fullVersion(list: readonly BrandVersion[], token: string, tokenMajor: s
 function rebuildAndroid(userAgent: string, hints: ClientHints): string {
   const model = hints.model?.trim();
   const release = hints.platformVersion === undefined ? "10" : androidRelease(hints.platformVersion);
-  const device = model !== undefined && model !== "" && SAFE_MODEL.test(model) ? model : "K";
-  let rebuilt = userAgent.replace(REDUCED_ANDROID, `(Linux; Android ${release}; ${device})`);
+  const device = model !== undefined && model !== "" && fitsUserAgent(model) ? model : "K";
+  // A function, so that `$&` or `$'` in a model is not read as a replacement pattern.
+  let rebuilt = userAgent.replace(REDUCED_ANDROID, () => `(Linux; Android ${release}; ${device})`);
   if (hints.mobile === true && !rebuilt.includes(" Mobile Safari/")) {
     rebuilt = rebuilt.replace(" Safari/", " Mobile Safari/");
   } else if (hints.mobile === false) {

@@ -6,10 +6,14 @@ import type { DetectionHeaders } from "../types.js";
 import { preferredLanguage } from "./accept-language.js";
 import {
   applyClientHints,
+  type ClientHints,
+  frozenPlatform,
   HINT_VARY,
   type HintTarget,
-  hintTarget,
+  isReadableHint,
+  KEYED_FIELDS,
   KEYED_HINTS,
+  namesPlatform,
   parseClientHints,
 } from "./client-hints.js";
 import type { DecidedBy } from "./device.js";
@@ -32,16 +36,23 @@ export interface PickedHeaders {
   /**
    * Memo key: `d:` then each present header's name and value, in the allow-list's order; then,
    * only when they can change the detection, the raw client hints that complete a frozen
-   * user-agent and the page script's touch screen behind a Mac user-agent.
+   * user-agent (see {@link hintKey}) and the page script's touch screen behind a Mac user-agent.
    */
   readonly key: string;
-  /** The user-agent value (empty string when absent). */
+  /** The user-agent as sent (empty string when absent); the crawler test runs on it. `headers` holds the one detected on. */
   readonly userAgent: string;
-  /** `Vary` value: every core detection header, plus the other allowed headers this request carried, the hints read and `Cookie` when the page script's cookie decided. */
+  /**
+   * `Vary` value: every core detection header, plus the other allowed headers this request
+   * carried, the hints that could complete a frozen user-agent (present or not) and `Cookie`
+   * when the page script's cookie could decide.
+   */
   readonly vary: string;
   /** The visitor's preferred language from `Accept-Language`, for `general_language` (never sent, never keyed); `""` when none. */
   readonly language: string;
-  /** The frozen user-agent this request's client hints can complete, if any (see {@link hintTarget}). */
+  /**
+   * The frozen user-agent this request's client hints can complete, if any: a frozen one (see
+   * `frozenPlatform`) whose `Sec-CH-UA-Platform` names the same platform.
+   */
   readonly hintTarget: HintTarget | undefined;
   /** The request's own headers, for reading the hints once a detection is needed. */
   readonly requestHeaders: IncomingHttpHeaders;
@@ -96,17 +107,15 @@ export function createHeaderPicker(
     // Hints join the key as sent, unparsed: parsing them and rebuilding the user-agent waits for a
     // memo miss (see `applyEvidence`), so a memo hit costs a few concatenations, not a parse.
     let target: HintTarget | undefined;
-    const platform = raw["sec-ch-ua-platform"];
-    if (readHints && typeof platform === "string") {
-      target = hintTarget(platform, userAgent);
-      if (target !== undefined) {
-        // By position, without names: the key stays short, and a memo hit hashes it whole.
-        key += "\u0003";
-        for (const name of KEYED_HINTS[target]) {
-          const value = raw[name];
-          key += typeof value === "string" ? `${value}\u0001` : "\u0002";
-        }
-        vary += HINT_VARY[target];
+    const frozen = readHints ? frozenPlatform(userAgent) : undefined;
+    if (frozen !== undefined) {
+      // The hints decide this user-agent's answer whether they came or not: a shared cache must
+      // not give the page of a request without them to a phone that sends its model.
+      vary += HINT_VARY[frozen];
+      const platform = raw["sec-ch-ua-platform"];
+      if (typeof platform === "string" && namesPlatform(platform, frozen)) {
+        target = frozen;
+        key += hintKey(raw, frozen, undefined);
       }
     }
     let screen: DeviceScreen | undefined;
@@ -137,10 +146,31 @@ export function createHeaderPicker(
 }
 
 /**
+ * The memo key's part for the client hints of `target`: `\u0003`, then each keyed hint's value
+ * as sent, by position, without names (the key stays short, and a memo hit hashes it whole);
+ * `\u0002` for a hint that is absent or that the parser does not read. With `parsed` (a memo
+ * miss), also `\u0002` for a hint that did not parse: a malformed hint keys as if absent, as it
+ * detects.
+ */
+function hintKey(raw: IncomingHttpHeaders, target: HintTarget, parsed: ClientHints | undefined): string {
+  const names = KEYED_HINTS[target];
+  let key = "\u0003";
+  for (let i = 0; i < names.length; i++) {
+    const value = raw[names[i] as string];
+    const keyed =
+      isReadableHint(value) &&
+      (parsed === undefined || parsed[KEYED_FIELDS[target][i] as keyof ClientHints] !== undefined);
+    key += keyed ? `${value}\u0001` : "\u0002";
+  }
+  return key;
+}
+
+/**
  * The headers to detect on for a memo miss: the user-agent rebuilt from the client hints (or the
  * iPad user-agent a touch-screen Mac stands for), the same for the local engine and the cloud,
- * with `decidedBy` and the hinted platform version set. Returns `picked` itself when nothing
- * applies; otherwise one new user-agent string and a copy of the small headers object.
+ * with `decidedBy` and the hinted platform version set, and the memo key of the hints that
+ * parsed. Returns `picked` itself when nothing applies; otherwise one new user-agent string and a
+ * copy of the small headers object. `userAgent` stays the one sent.
  */
 export function applyEvidence(picked: PickedHeaders): PickedHeaders {
   if (picked.iPadBehindMac) {
@@ -149,21 +179,25 @@ export function applyEvidence(picked: PickedHeaders): PickedHeaders {
     return {
       ...picked,
       headers: { ...picked.headers, "user-agent": userAgent },
-      userAgent,
       decidedBy: "page-script",
     };
   }
-  if (picked.hintTarget === undefined) return picked;
-  const hinted = applyClientHints(
-    picked.hintTarget,
-    picked.userAgent,
-    parseClientHints(picked.requestHeaders),
-  );
-  if (!hinted.rebuilt && hinted.platformVersion === undefined) return picked;
+  const target = picked.hintTarget;
+  if (target === undefined) return picked;
+  const raw = picked.requestHeaders;
+  const hints = parseClientHints(raw);
+  // The hint part ends the key (the touch screen's part comes only with `iPadBehindMac`, above).
+  const sentPart = hintKey(raw, target, undefined);
+  const parsedPart = hintKey(raw, target, hints);
+  const key = parsedPart === sentPart ? picked.key : picked.key.slice(0, -sentPart.length) + parsedPart;
+  const hinted = applyClientHints(target, picked.userAgent, hints);
+  if (!hinted.rebuilt && hinted.platformVersion === undefined) {
+    return key === picked.key ? picked : { ...picked, key };
+  }
   return {
     ...picked,
+    key,
     headers: hinted.rebuilt ? { ...picked.headers, "user-agent": hinted.userAgent } : picked.headers,
-    userAgent: hinted.userAgent,
     decidedBy: "client-hints",
     platformVersion: hinted.platformVersion,
   };

@@ -83,6 +83,18 @@ function asGeo(entry: Entry): CacheEntry<MemoGeoIp> | undefined {
   return entry?.value.kind === "geoip" ? (entry as CacheEntry<MemoGeoIp>) : undefined;
 }
 
+/** A local device part with the legacy groups (`product_info`, `display`) of a cloud answer. */
+function withLegacyGroups(part: DevicePart, answer: DetectReply): DevicePart {
+  return {
+    ...part,
+    reply: {
+      ...part.reply,
+      ...(answer.product_info ? { product_info: answer.product_info } : {}),
+      ...(answer.display ? { display: answer.display } : {}),
+    },
+  };
+}
+
 function toError(error: unknown): Error {
   return error instanceof Error
     ? error
@@ -96,7 +108,10 @@ function toError(error: unknown): Error {
  */
 export class DeviceResolver {
   readonly #c: ResolverConfig;
-  readonly #flights = new SingleFlight<Device>();
+  /** Cloud mode: one detection per device (and IP) in flight. */
+  readonly #detections = new SingleFlight<Device>();
+  /** Local mode: one cloud call for geoip (per IP) or legacy groups (per device) in flight. */
+  readonly #extras = new SingleFlight<DetectReply>();
   readonly #wireOptions: DetectParams["options"];
   /** The local engine's data set as last seen (its `dataInfo`), and when it was seen to change. */
   #dataInfo: unknown;
@@ -110,7 +125,7 @@ export class DeviceResolver {
 
   /** Distinct detections being resolved right now. */
   get inFlight(): number {
-    return this.#flights.size;
+    return this.#detections.size + this.#extras.size;
   }
 
   /** Resolves the device for one request. `ip` is the client IP (`req.ip`). */
@@ -119,11 +134,25 @@ export class DeviceResolver {
     const geoIp = this.#c.geoip && ip ? ip : undefined;
     if (memo === undefined)
       return this.#miss(this.#context(applyEvidence(picked), geoIp, undefined, undefined));
+    return this.#lookUp(memo, picked, geoIp, false);
+  }
+
+  /**
+   * The memo look-up of {@link resolve}. `applied`: `picked` already went through
+   * `applyEvidence`, whose key leaves out the hints that failed to parse; a miss under the key as
+   * sent looks again under that one, so malformed hints never get memo entries of their own.
+   */
+  #lookUp(
+    memo: Memo,
+    picked: PickedHeaders,
+    geoIp: string | undefined,
+    applied: boolean,
+  ): Device | Promise<Device> {
     const d = memo.get(picked.key);
     const g = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
     if (isThenable(d) || isThenable(g)) {
       const ctx = this.#context(picked, geoIp, undefined, undefined);
-      return this.#bounded(ctx, this.#readAsync(ctx, d, g));
+      return this.#bounded(ctx, this.#readAsync(memo, ctx, d, g, applied));
     }
     const device = this.#current(asDevice(d));
     const geo = asGeo(g);
@@ -136,8 +165,10 @@ export class DeviceResolver {
       this.#c.metrics.memoHits++;
       return buildDevice(device.value, "memo", geo?.value.geoip, undefined, picked);
     }
+    const evidence = applied ? picked : applyEvidence(picked);
+    if (evidence.key !== picked.key) return this.#lookUp(memo, evidence, geoIp, true);
     this.#c.metrics.memoMisses++;
-    return this.#miss(this.#context(applyEvidence(picked), geoIp, device, geo));
+    return this.#miss(this.#context(evidence, geoIp, device, geo));
   }
 
   #context(
@@ -153,7 +184,13 @@ export class DeviceResolver {
     return this.#bounded(ctx, this.#detect(ctx));
   }
 
-  async #readAsync(ctx: Context, d: Entry | Promise<Entry>, g: Entry | Promise<Entry>): Promise<Device> {
+  async #readAsync(
+    memo: Memo,
+    ctx: Context,
+    d: Entry | Promise<Entry>,
+    g: Entry | Promise<Entry>,
+    applied: boolean,
+  ): Promise<Device> {
     const [device, geo] = await Promise.all([d, g]);
     ctx.device = this.#current(asDevice(device));
     ctx.geo = asGeo(geo);
@@ -167,8 +204,15 @@ export class DeviceResolver {
       metrics.memoHits++;
       return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
     }
+    if (!applied) {
+      const evidence = applyEvidence(ctx.picked);
+      if (evidence.key !== ctx.picked.key) {
+        ctx.picked = evidence;
+        return this.#readAsync(memo, ctx, memo.get(evidence.key), ctx.geo, true);
+      }
+      ctx.picked = evidence;
+    }
     metrics.memoMisses++;
-    ctx.picked = applyEvidence(ctx.picked);
     return this.#detect(ctx);
   }
 
@@ -247,11 +291,16 @@ export class DeviceResolver {
     return this.#c.mode === "local" ? this.#detectLocal(ctx) : this.#detectCloud(ctx);
   }
 
-  /** One cloud detect for this request, aborted with its budget. */
-  #callCloud(ctx: Context, options: DetectParams["options"], sendIp: boolean): Promise<DetectReply> {
+  /** One cloud detect for this request, aborted with `signal` (its flight's: when no request waits for it any more). */
+  #callCloud(
+    ctx: Context,
+    options: DetectParams["options"],
+    sendIp: boolean,
+    signal: AbortSignal,
+  ): Promise<DetectReply> {
     const cloud = this.#c.cloud;
     if (cloud === undefined) return Promise.reject(new HdNetworkError("No cloud client is configured."));
-    const params: DetectParams = { signal: ctx.budget.signal };
+    const params: DetectParams = { signal };
     if (this.#c.allowHeaders.length > 0) params.allowHeaders = this.#c.allowHeaders;
     if (options !== undefined) params.options = options;
     if (sendIp && ctx.ip !== undefined) params.ipAddress = ctx.ip;
@@ -295,29 +344,27 @@ export class DeviceResolver {
       return buildDevice(part, source, ctx.geo?.value.geoip);
     }
     const options = [...(needLegacy ? this.#c.legacyOptions : []), ...(needGeo ? ["geoip"] : [])];
+    // Shared by the concurrent requests that need the same call: geoip is per IP, legacy groups
+    // per device. Each request completes its own device from the answer.
     const flightKey = `s:${needLegacy ? ctx.picked.key : ""}\u0002${needGeo ? ctx.ip : ""}`;
-    return this.#flights.run(flightKey, async () => {
-      let answer: DetectReply;
-      try {
-        answer = await this.#callCloud(ctx, options, needGeo);
-      } catch (error) {
+    const answer = this.#extras.run(flightKey, ctx.budget.signal, async (signal) => {
+      const reply = await this.#callCloud(ctx, options, needGeo, signal);
+      if (needLegacy) remember(withLegacyGroups(part, reply));
+      if (needGeo) this.#rememberGeo(ctx.ip, reply.geoip);
+      return reply;
+    });
+    return answer.then(
+      (reply) =>
+        buildDevice(
+          needLegacy ? withLegacyGroups(part, reply) : part,
+          source,
+          needGeo ? reply.geoip : ctx.geo?.value.geoip,
+        ),
+      (error: unknown) => {
         const failure = error instanceof QuotaSpentError ? undefined : toError(error);
         return buildDevice(part, source, ctx.geo?.value.geoip, failure);
-      }
-      const merged: DevicePart = needLegacy
-        ? {
-            reply: {
-              ...part.reply,
-              ...(answer.product_info ? { product_info: answer.product_info } : {}),
-              ...(answer.display ? { display: answer.display } : {}),
-            },
-            bot: part.bot,
-          }
-        : part;
-      if (needLegacy) remember(merged);
-      const geoip = needGeo ? this.#rememberGeo(ctx.ip, answer.geoip) : ctx.geo?.value.geoip;
-      return buildDevice(merged, source, geoip);
-    });
+      },
+    );
   }
 
   /** Runs the local engine; an Error when it throws or answers garbage. */
@@ -360,15 +407,15 @@ export class DeviceResolver {
       return this.#withoutCloud(ctx, "Skipped: crawler (skipBots)", true);
     }
     const flightKey = ctx.ip === undefined ? ctx.picked.key : `${ctx.picked.key}\u0002${ctx.ip}`;
-    return this.#flights.run(flightKey, async () => {
-      const peer = await this.#answerOfPeer(ctx);
+    return this.#detections.run(flightKey, ctx.budget.signal, async (signal) => {
+      const peer = await this.#answerOfPeer(ctx, signal);
       if (peer !== undefined) {
         this.#c.metrics.peerAnswers++;
         return buildDevice(peer.value, "memo", undefined);
       }
       let reply: DetectReply;
       try {
-        reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined);
+        reply = await this.#callCloud(ctx, this.#wireOptions, ctx.ip !== undefined, signal);
       } catch (error) {
         if (error instanceof QuotaSpentError) return this.#withoutCloud(ctx, error.message, false);
         return this.#fallback(ctx, toError(error), "cloud");
@@ -389,12 +436,11 @@ export class DeviceResolver {
    * per device for the whole fleet. `undefined`: detect here (the claim is ours, the store cannot
    * claim, or the other instance did not answer in time).
    */
-  async #answerOfPeer(ctx: Context): Promise<CacheEntry<MemoDevice> | undefined> {
+  async #answerOfPeer(ctx: Context, signal: AbortSignal): Promise<CacheEntry<MemoDevice> | undefined> {
     const memo = this.#c.memo;
     if (memo === undefined || ctx.ip !== undefined) return undefined;
     if ((await memo.claim(ctx.picked.key, this.#c.timeoutMs)) !== false) return undefined;
     const deadline = Date.now() + this.#c.timeoutMs / 2;
-    const { signal } = ctx.budget;
     while (!signal.aborted && Date.now() < deadline) {
       await delay(PEER_POLL_MS, undefined, { ref: false });
       const entry = asDevice(await memo.get(ctx.picked.key));

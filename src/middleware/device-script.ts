@@ -254,7 +254,8 @@ export function isMacSafari(userAgent: string): boolean {
 export interface PageScriptOptions {
   /**
    * Where the middleware serves the script (default `/hd-device.js`), or `false` to serve it
-   * yourself with {@link deviceScript}.
+   * yourself with {@link deviceScript}; `res.locals.deviceScriptTag` is then `""`, since only
+   * the app knows the script's address (its tag: `deviceScriptTag({ path })`).
    */
   path?: string | false;
   /** The cookie the script writes and the middleware reads (default `hd_screen`). */
@@ -266,8 +267,14 @@ export interface ResolvedPageScript {
   /** The path the middleware answers with the script, if it serves it. */
   readonly path: string | undefined;
   readonly cookieName: string;
-  /** `res.locals.deviceScriptTag`: the external script's tag. */
+  /**
+   * `res.locals.deviceScriptTag` of a middleware mounted at the root: the external script's tag,
+   * or `""` when the middleware does not serve the script (`path: false`), since only the app
+   * knows where it does.
+   */
   readonly tag: string;
+  /** `res.locals.deviceScriptTag` of a middleware mounted under `baseUrl` (Express's `req.baseUrl`). */
+  tagUnder(baseUrl: string): string;
   /** Serves the script at `path`. */
   readonly serve: DeviceScriptHandler;
 }
@@ -298,10 +305,13 @@ export function resolvePageScript(value: unknown): ResolvedPageScript | undefine
     path = opt.path === false ? undefined : scriptPath("pageScript.path", opt.path);
     cookieName = scriptCookieName("pageScript.cookieName", opt.cookieName);
   }
+  const servedAt = path;
+  const tagFor = (src: string): string => `<script src="${escapeAttribute(src)}" async></script>`;
   return {
     path,
     cookieName,
-    tag: `<script src="${escapeAttribute(path ?? DEFAULT_SCRIPT_PATH)}" async></script>`,
+    tag: servedAt === undefined ? "" : tagFor(servedAt),
+    tagUnder: (baseUrl) => (servedAt === undefined ? "" : tagFor(baseUrl + servedAt)),
     serve: deviceScript({ cookieName }),
   };
 }

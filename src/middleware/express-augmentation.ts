@@ -11,8 +11,10 @@ declare module "express-serve-static-core" {
     /** The device of this request, for templates; set by `handsetDetection()`. */
     device: Device;
     /**
-     * The page script's `<script src>` tag, for templates (`pageScript` on, the default); set by
-     * `handsetDetection()`. For a strict CSP use `deviceScriptTag({ inline: true, nonce })`.
+     * The page script's `<script src>` tag, for templates (`pageScript` on, the default), under
+     * the middleware's mount path; set by `handsetDetection()`. `""` with `pageScript: { path:
+     * false }` (use `deviceScriptTag({ path })` where you serve it). For a strict CSP use
+     * `deviceScriptTag({ inline: true, nonce })`.
      */
     deviceScriptTag: string;
   }

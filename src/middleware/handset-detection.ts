@@ -6,6 +6,7 @@ import { MemoryStore } from "../cache/memory-store.js";
 import type { CacheStore } from "../cache/types.js";
 import { HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
+import { prepareCrawlerTest } from "./bots.js";
 import { CircuitBreaker } from "./breaker.js";
 import { lacksModel } from "./client-hints.js";
 import { createHeaderPicker, type PickedHeaders } from "./detection-headers.js";
@@ -65,6 +66,8 @@ export interface HandsetDetectionMiddleware extends RequestHandler {
  */
 export function handsetDetection(options: HandsetDetectionOptions): HandsetDetectionMiddleware {
   const config = resolveOptions(options);
+  // Splitting isbot's patterns takes milliseconds: at start-up, not in the first visitor's request.
+  prepareCrawlerTest();
   const { logger, failOpen, onError, onEvent, vary, geoip, clientHints, pageScript } = config;
   const detectors = chooseDetectors(config);
   const warn = warnOnce(logger);
@@ -208,7 +211,11 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     // A plain http server's response has no `locals`.
     if (res.locals !== undefined) {
       res.locals.device = device;
-      if (pageScript !== undefined) res.locals.deviceScriptTag = pageScript.tag;
+      if (pageScript !== undefined) {
+        // Under a mount path (`app.use("/shop", ...)`) the script is served under it too.
+        const { baseUrl } = req;
+        res.locals.deviceScriptTag = baseUrl ? pageScript.tagUnder(baseUrl) : pageScript.tag;
+      }
     }
     metrics.requests++;
     metrics.sources[device.source]++;

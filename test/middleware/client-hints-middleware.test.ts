@@ -10,6 +10,7 @@ import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { optionError } from "../support/option-error.js";
+import { callMiddleware } from "./call-middleware.js";
 import { asyncMapStore, deviceApp, EXPRESS_VERSIONS, fakeCloud, IPHONE_UA } from "./helpers.js";
 import {
   ANDROID_LOW_ENTROPY_HINTS,
@@ -196,6 +197,92 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
         "Mozilla/5.0 (Linux; Android 14; SM-S928B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.135 Mobile Safari/537.36",
     });
   });
+
+  it("takes no phone for a crawler because its model hint says bot, spider or crawler", async () => {
+    const cloud = fakeCloud();
+    const app = deviceApp(makeApp, handsetDetection({ client: cloud, logger: silentLogger }));
+    for (const model of ["Robot X1", "SpiderPhone 5", "Crawler Pro"]) {
+      const { body } = await get(app, { ...HINTED_GALAXY, "sec-ch-ua-model": `"${model}"` });
+      expect(body).toMatchObject({ isBot: false, source: "cloud", decidedBy: "client-hints" });
+    }
+    expect(cloud.calls.map((call) => call.headers["user-agent"])).toEqual([
+      expect.stringContaining("(Linux; Android 14; Robot X1)"),
+      expect.stringContaining("(Linux; Android 14; SpiderPhone 5)"),
+      expect.stringContaining("(Linux; Android 14; Crawler Pro)"),
+    ]);
+    expect(
+      (await get(app, { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" })).body,
+    ).toMatchObject({
+      isBot: true,
+      source: "skipped",
+    });
+  });
+
+  it("reads a platform hint with parameters as the string it is", async () => {
+    const app = deviceApp(makeApp, build({}));
+    const { body } = await get(app, { ...HINTED_GALAXY, "sec-ch-ua-platform": '"Android";x=1' });
+    expect(body).toMatchObject({ decidedBy: "client-hints", specs: { general_model: "Galaxy S24 Ultra" } });
+  });
+
+  it("varies on the hints a frozen user-agent could be completed with, though none came", async () => {
+    const app = deviceApp(makeApp, build({}));
+    const android = await get(app, { "user-agent": REDUCED_ANDROID_UA });
+    expect(android.headers.vary).toBe(
+      "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Model, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile",
+    );
+    const { "sec-ch-ua-platform": _platform, ...hintsWithoutPlatform } = HINTED_GALAXY;
+    const withoutPlatform = await get(app, hintsWithoutPlatform);
+    expect(withoutPlatform.headers.vary).toBe(android.headers.vary);
+    const windows = await get(app, { "user-agent": REDUCED_WINDOWS_UA });
+    expect(windows.headers.vary).toContain("Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version");
+    expect(windows.headers.vary).not.toContain("Sec-CH-UA-Model");
+    const iPhone = await get(app, { "user-agent": IPHONE_UA });
+    expect(iPhone.headers.vary).not.toContain("Sec-CH");
+    const off = await get(deviceApp(makeApp, build({ clientHints: false })), {
+      "user-agent": REDUCED_ANDROID_UA,
+    });
+    expect(off.headers.vary).not.toContain("Sec-CH");
+  });
+});
+
+describe("hints that do not parse", () => {
+  it("key as if absent: a malformed or oversized hint gets no memo entry and no detection of its own", async () => {
+    const engine = sampleEngine();
+    let detections = 0;
+    const counting = {
+      detect: (headers: Record<string, string>) => {
+        detections++;
+        return engine.detect(headers);
+      },
+    };
+    const mw = handsetDetection({ engine: counting as never, logger: silentLogger });
+    const variants = [
+      HINTED_GALAXY,
+      { ...HINTED_GALAXY, "sec-ch-ua-full-version-list": `"${"x".repeat(2000)}";v="1"` },
+      { ...HINTED_GALAXY, "sec-ch-ua-full-version-list": `"${"y".repeat(2000)}";v="2"` },
+      { ...HINTED_GALAXY, "sec-ch-ua-full-version-list": '"Chromium";v="131.0.6778.135' },
+      { ...HINTED_GALAXY, "sec-ch-ua-full-version-list": "(not a list" },
+    ];
+    const devices = [];
+    for (const headers of variants) devices.push((await callMiddleware(mw, headers)).device);
+    // The first two differ (the full version list parsed in one, not in the other); the rest key as the second.
+    expect(detections).toBe(2);
+    expect(devices.map((device) => device.source)).toEqual(["local", "local", "memo", "memo", "memo"]);
+    expect(devices.every((device) => device.specs.general_model === "Galaxy S24 Ultra")).toBe(true);
+    expect(mw.metrics().memo).toMatchObject({ hits: 3, misses: 2 });
+  });
+
+  it("do not lengthen the memo key: an oversized hint keys as absent", () => {
+    const pick = createHeaderPicker({ clientHints: true });
+    const oversized = pick({
+      ...HINTED_GALAXY,
+      "sec-ch-ua-full-version-list": `"${"x".repeat(2000)}";v="1"`,
+    });
+    expect(oversized.key).toBe(
+      pick({ ...HINTED_GALAXY, "sec-ch-ua-full-version-list": undefined as never }).key,
+    );
+    expect(oversized.key.length).toBeLessThan(400);
+  });
 });
 
 describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
@@ -249,6 +336,24 @@ describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
     const { body } = await get(app, { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t5w1024h1366r2" });
     expect(body).toMatchObject({ decidedBy: "user-agent", specs: { general_model: "Mac" } });
     expect(body.screen).toBeUndefined();
+  });
+
+  it("points the tag under the mount path, and sets no tag when the app serves the script itself", async () => {
+    const app = makeApp();
+    app.use("/shop", handsetDetection({ engine: sampleEngine(), logger: silentLogger }));
+    app.use(
+      "/blog",
+      handsetDetection({ engine: sampleEngine(), pageScript: { path: false }, logger: silentLogger }),
+    );
+    app.get(["/shop", "/blog"], (_req, res) => {
+      res.send(`[${res.locals.deviceScriptTag}]`);
+    });
+    const shop = await request(app).get("/shop").set("User-Agent", IPHONE_UA).expect(200);
+    expect(shop.text).toBe('[<script src="/shop/hd-device.js" async></script>]');
+    await request(app).get("/shop/hd-device.js").expect(200);
+    const blog = await request(app).get("/blog").set("User-Agent", IPHONE_UA).expect(200);
+    expect(blog.text).toBe("[]");
+    await request(app).get("/blog/hd-device.js").expect(404);
   });
 
   it("serves the script at the path and reads the cookie name it is given", async () => {

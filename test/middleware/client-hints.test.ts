@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   applyClientHints,
   type ClientHints,
-  hintTarget,
+  frozenPlatform,
+  namesPlatform,
   parseClientHints,
 } from "../../src/middleware/client-hints.js";
 import { ANDROID_HINTS, REDUCED_ANDROID_UA, REDUCED_MAC_UA, REDUCED_WINDOWS_UA } from "./hinted-requests.js";
@@ -76,21 +77,30 @@ describe("parseClientHints", () => {
   });
 });
 
-describe("hintTarget", () => {
-  it("names the frozen user-agents the hints can complete, and nothing else", () => {
-    expect(hintTarget('"Android"', REDUCED_ANDROID_UA)).toBe("android");
-    expect(hintTarget('"Windows"', REDUCED_WINDOWS_UA)).toBe("windows");
-    expect(hintTarget('"macOS"', REDUCED_MAC_UA)).toBe("macos");
+describe("frozenPlatform and namesPlatform", () => {
+  it("name the frozen user-agents the hints can complete, and nothing else", () => {
+    expect(frozenPlatform(REDUCED_ANDROID_UA)).toBe("android");
+    expect(frozenPlatform(REDUCED_WINDOWS_UA)).toBe("windows");
+    expect(frozenPlatform(REDUCED_MAC_UA)).toBe("macos");
     expect(
-      hintTarget(
-        '"Android"',
+      frozenPlatform(
         "Mozilla/5.0 (Linux; Android 14; SM-S928B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36",
       ),
     ).toBeUndefined();
-    expect(hintTarget('"Windows"', REDUCED_ANDROID_UA)).toBeUndefined();
-    expect(
-      hintTarget('"Linux"', "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36"),
-    ).toBeUndefined();
+    expect(frozenPlatform("Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0 Safari/537.36")).toBeUndefined();
+    expect(namesPlatform('"Android"', "android")).toBe(true);
+    expect(namesPlatform('"Windows"', "android")).toBe(false);
+    expect(namesPlatform('"Linux"', "android")).toBe(false);
+  });
+
+  it("namesPlatform compares the structured-field string, parameters and spaces aside", () => {
+    expect(namesPlatform('"Android";x=1', "android")).toBe(true);
+    expect(namesPlatform(' "Windows"', "windows")).toBe(true);
+    expect(namesPlatform('"macOS";a;b="c"', "macos")).toBe(true);
+    expect(namesPlatform('"Android";x=1', "windows")).toBe(false);
+    expect(namesPlatform("Android", "android")).toBe(false);
+    expect(namesPlatform('"Android', "android")).toBe(false);
+    expect(namesPlatform(`"${"A".repeat(2000)}";x=1`, "android")).toBe(false);
   });
 });
 
@@ -175,6 +185,27 @@ describe("applyClientHints", () => {
       "sec-ch-ua-full-version-list": '"Chromium";v="99.0.1.2"',
     });
     expect(hinted.userAgent).toContain("Chrome/131.0.0.0 ");
+  });
+
+  it("keeps a model's balanced parentheses: moto g(60), motorola edge (2022)", () => {
+    for (const model of ["moto g(60)", "moto g(7) power", "motorola edge (2022)", "a (b (c)) d"]) {
+      expect(android({ ...ANDROID_HINTS, "sec-ch-ua-model": `"${model}"` }).userAgent).toContain(
+        `(Linux; Android 14; ${model}) AppleWebKit/`,
+      );
+    }
+    for (const model of ["moto g)60(", "moto g(60", "moto g60)", "moto (g; 60)"]) {
+      expect(android({ ...ANDROID_HINTS, "sec-ch-ua-model": `"${model}"` }).userAgent).toContain(
+        "(Linux; Android 14; K)",
+      );
+    }
+  });
+
+  it("puts a model with $ in the user-agent as it is, not as a replacement pattern", () => {
+    for (const model of ["A$&B", "A$`B", "A$'B", "A$$B", "A$1B"]) {
+      expect(android({ ...ANDROID_HINTS, "sec-ch-ua-model": `"${model}"` }).userAgent).toContain(
+        `(Linux; Android 14; ${model}) AppleWebKit/`,
+      );
+    }
   });
 
   it("keeps K for a model that is empty or would break the user-agent's structure", () => {
