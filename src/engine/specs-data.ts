@@ -157,13 +157,17 @@ function text(value: unknown): string {
 }
 
 function list(value: unknown): readonly string[] {
-  if (Array.isArray(value)) return Object.freeze(value.map(text));
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY_LIST : Object.freeze(value.map(text));
   if (typeof value === "string") return value === "" ? EMPTY_LIST : Object.freeze([value]);
   if (typeof value === "number") return Object.freeze([String(value)]);
   return EMPTY_LIST;
 }
 
 const EMPTY_LIST: readonly string[] = Object.freeze([]);
+
+function ownField(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
 
 class SpecsReader {
   readonly file: string | undefined;
@@ -290,10 +294,9 @@ export class SpecsBuilder extends SpecsReader {
       this.deviceIndex.set(id, at);
       this.deviceIds.push(id);
     }
-    const field = (key: string): unknown => (Object.hasOwn(specs, key) ? specs[key] : undefined);
-    this.vendors[at] = text(field("general_vendor"));
-    this.models[at] = text(field("general_model"));
-    this.aliases[at] = list(field("general_aliases"));
+    this.vendors[at] = text(ownField(specs, "general_vendor"));
+    this.models[at] = text(ownField(specs, "general_model"));
+    this.aliases[at] = list(ownField(specs, "general_aliases"));
     if (this.bytes === undefined) this.sources[at] = specs;
     else {
       if (span === undefined) this.fail(`devices[${index}] came without its place in the file`);
