@@ -26,7 +26,8 @@ export function runToEnd<T>(steps: Steps<T>): T {
 
 /**
  * Runs `steps` in slices of about `sliceMs`, letting the event loop turn between two slices
- * (`setImmediate`: pending I/O and timers run first). What `steps` throws rejects the promise.
+ * (`setImmediate`: the I/O and timers that are due get their turn). What `steps` throws rejects
+ * the promise.
  */
 export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS): Promise<T> {
   let sliceStart = performance.now();
