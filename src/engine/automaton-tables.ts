@@ -2,6 +2,7 @@
 
 import { HdDataError } from "../errors.js";
 import { DEVICE_DELETED_CHARS } from "./normalise.js";
+import { runToEnd, type Steps } from "./slices.js";
 import type { SieveTree } from "./tree-data.js";
 
 /** Which normalisation the automaton applies while it reads a raw value. */
@@ -55,6 +56,17 @@ export function buildAutomatonTables(
   trees: readonly SieveTree[],
   normalisation: SieveNormalisation,
 ): AutomatonTables {
+  return runToEnd(automatonTablesSteps(trees, normalisation));
+}
+
+/** Rules, keys or states handled between two pauses of {@link automatonTablesSteps}. */
+const ITEMS_PER_STEP = 1024;
+
+/** {@link buildAutomatonTables} as steps, pausing every thousand or so keys or states (see `runInSlices`). */
+export function* automatonTablesSteps(
+  trees: readonly SieveTree[],
+  normalisation: SieveNormalisation,
+): Steps<AutomatonTables> {
   // 1. Distinct keys ("patterns") and, per pattern, the filters and rules it stands for
   //    (counted first, then filled, so no per-pattern arrays are allocated).
   const patIndex = new Map<string, number>();
@@ -81,19 +93,22 @@ export function buildAutomatonTables(
   const ruleOffset = new Int32Array(trees.length);
   let filterOffset = 0;
   let rulesSoFar = 0;
-  trees.forEach((tree, t) => {
+  for (let t = 0; t < trees.length; t++) {
+    const tree = trees[t] as SieveTree;
     ruleOffset[t] = rulesSoFar;
     for (let f = 0; f < tree.filterKey.length; f++) {
       filterPattern[filterOffset + f] = patternOf(tree.filterKey[f] as string);
+      if (f % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     }
     for (let r = 0; r < tree.ruleMatch.length; r++) {
       rulePattern[rulesSoFar + r] = patternOf(tree.ruleMatch[r] as string);
       ruleFilter[rulesSoFar + r] = filterOffset + (tree.ruleFilter[r] as number);
       ruleTree[rulesSoFar + r] = t;
+      if (r % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     }
     filterOffset += tree.filterKey.length;
     rulesSoFar += tree.ruleMatch.length;
-  });
+  }
   const [patFilterStart, patFilters] = group(filterPattern, patterns.length);
   const [patRuleStart, patRules] = group(rulePattern, patterns.length);
 
@@ -135,6 +150,7 @@ export function buildAutomatonTables(
     if (code >= 0x61 && code <= 0x7a) classOf[code - 32] = cls;
   }
   for (const code of deleted) classOf[code] = deletedClass;
+  yield;
 
   // 3. Trie of the keys (temporary numbering) as first-child / next-sibling lists in typed arrays.
   let maxNodes = 1;
@@ -171,6 +187,7 @@ export function buildAutomatonTables(
       node = next;
     }
     if (node !== 0) nodePattern[node] = p;
+    if (p % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
   }
   const states = nodeCount;
   if (states * stride > MAX_TABLE_ENTRIES) {
@@ -204,9 +221,11 @@ export function buildAutomatonTables(
       outLink[c] = own >= 0 ? c : (outLink[f] as number);
       delta[row + cls] = outLink[c] !== -1 ? -(c * stride) - 1 : c * stride;
     }
+    if (s % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
   }
   const dictNext = new Int32Array(states).fill(-1);
   for (let s = 1; s < states; s++) dictNext[s] = outLink[fail[s] as number] as number;
+  yield;
 
   // 5. Per state, its keys' filters and rules, flattened (two passes: sizes, then contents),
   //    with plain loops: this runs once, mostly before the optimising compiler steps in.
@@ -227,6 +246,7 @@ export function buildAutomatonTables(
   };
   let size = 0;
   for (let s = 0; s < states; s++) {
+    if (s % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     const n = keysAt(s);
     if (n === 0) {
       delta[s * stride + hitColumn] = -1;
@@ -242,6 +262,7 @@ export function buildAutomatonTables(
   }
   const hitData = new Int32Array(size);
   for (let s = 0; s < states; s++) {
+    if (s % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     let at = delta[s * stride + hitColumn] as number;
     if (at < 0) continue;
     const n = keysAt(s);

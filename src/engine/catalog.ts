@@ -35,8 +35,7 @@ export function listVendors(specs: SpecsData): VendorsReply {
   let vendors = vendorCache.get(specs);
   if (vendors === undefined) {
     const seen = new Set<string>();
-    for (const record of specs.allDevices())
-      if (record.general_vendor !== "") seen.add(record.general_vendor);
+    for (const vendor of specs.deviceVendors) if (vendor !== "") seen.add(vendor);
     vendors = Object.freeze([...seen].sort(byCodeUnit));
     vendorCache.set(specs, vendors);
   }
@@ -52,10 +51,11 @@ export function listModels(specs: SpecsData, vendor: string): ModelsReply {
   const wanted = vendor.toLowerCase();
   const prefix = `${wanted} `;
   const models = new Set<string>();
-  for (const record of specs.allDevices()) {
-    if (record.general_vendor.toLowerCase() !== wanted) continue;
-    if (record.general_model !== "") models.add(record.general_model);
-    for (const alias of record.general_aliases) {
+  for (let i = 0; i < specs.deviceCount; i++) {
+    if ((specs.deviceVendors[i] as string).toLowerCase() !== wanted) continue;
+    const model = specs.deviceModels[i] as string;
+    if (model !== "") models.add(model);
+    for (const alias of specs.deviceAliases[i] as readonly string[]) {
       if (alias.length > prefix.length && alias.slice(0, prefix.length).toLowerCase() === prefix) {
         models.add(alias.slice(prefix.length));
       }
@@ -76,9 +76,10 @@ export function viewDevice(
 ): { status: number; message: string; device: DeviceRecord } | ViewNotFoundReply {
   const wantedVendor = vendor.toLowerCase();
   const wantedModel = model.toLowerCase();
-  for (const record of specs.allDevices()) {
-    if (record.general_vendor.toLowerCase() !== wantedVendor) continue;
-    if (record.general_model.toLowerCase() !== wantedModel) continue;
+  for (let i = 0; i < specs.deviceCount; i++) {
+    if ((specs.deviceVendors[i] as string).toLowerCase() !== wantedVendor) continue;
+    if ((specs.deviceModels[i] as string).toLowerCase() !== wantedModel) continue;
+    const record = specs.device(i);
     const device: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       if (!VIEW_HIDDEN.has(key)) setOwn(device, key, (record as unknown as Record<string, unknown>)[key]);

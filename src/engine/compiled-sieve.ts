@@ -1,9 +1,32 @@
 // The fast matcher: two automatons (device trees, extra trees), each read once per header value.
 
+import { type AutomatonTables, automatonTablesSteps } from "./automaton-tables.js";
 import { DirectIndex } from "./direct-index.js";
 import type { SieveMatcher } from "./naive-sieve.js";
 import { SieveAutomaton } from "./sieve-automaton.js";
+import type { Steps } from "./slices.js";
 import type { TreesData } from "./tree-data.js";
+
+/** Builds a {@link CompiledSieve} as steps, pausing while the automatons are compiled (see `runInSlices`). */
+export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
+  const device = yield* automatonTablesSteps([trees.ua0, trees.ua1], "device");
+  yield;
+  const extra = yield* automatonTablesSteps([trees.platform, trees.browser], "extra");
+  yield;
+  const opera0 = new DirectIndex(trees.opera0);
+  yield;
+  const profile0 = new DirectIndex(trees.profile0);
+  yield;
+  return new CompiledSieve(trees, { device, extra, opera0, profile0 });
+}
+
+/** What {@link compiledSieveSteps} builds before it makes the sieve. */
+interface CompiledSieveParts {
+  device: AutomatonTables;
+  extra: AutomatonTables;
+  opera0: DirectIndex;
+  profile0: DirectIndex;
+}
 
 /**
  * Answers like {@link NaiveSieve}, from two automatons built once at load: one over
@@ -24,12 +47,13 @@ export class CompiledSieve implements SieveMatcher {
   private readonly opera0: DirectIndex;
   private readonly profile0: DirectIndex;
 
-  constructor(trees: TreesData) {
-    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device");
-    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra");
+  /** `parts`, when given, were built from `trees` beforehand ({@link compiledSieveSteps}). */
+  constructor(trees: TreesData, parts?: CompiledSieveParts) {
+    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device", parts?.device);
+    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra", parts?.extra);
     this.pairClass = SieveAutomaton.pairClasses(this.deviceAutomaton, this.extraAutomaton);
-    this.opera0 = new DirectIndex(trees.opera0);
-    this.profile0 = new DirectIndex(trees.profile0);
+    this.opera0 = parts?.opera0 ?? new DirectIndex(trees.opera0);
+    this.profile0 = parts?.profile0 ?? new DirectIndex(trees.profile0);
   }
 
   operaMini(raw: string): string | undefined {

@@ -5,12 +5,14 @@ import { performance } from "node:perf_hooks";
 import { HdDataError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type { DeviceSpecs, SpecsDownload, TreesDownload } from "../types.js";
-import { CompiledSieve } from "./compiled-sieve.js";
+import { compiledSieveSteps } from "./compiled-sieve.js";
 import { type LocalEngineOptions, resolveEngineOptions } from "./engine-options.js";
 import { NaiveSieve, type SieveMatcher } from "./naive-sieve.js";
-import { OrderedJsonSyntaxError, parseOrderedJson } from "./ordered-json.js";
+import { OrderedJsonSyntaxError, orderedJsonSteps } from "./ordered-json.js";
+import { runInSlices, runToEnd, type Steps } from "./slices.js";
 import { readSpecs, type SpecsData } from "./specs-data.js";
-import { readTrees, type SieveTree, type TreesData } from "./tree-data.js";
+import { specsRecordsSteps } from "./specs-records.js";
+import { readTreesSteps, type SieveTree, type TreesData } from "./tree-data.js";
 
 /** Facts about the data an engine is using. */
 export interface EngineDataInfo {
@@ -96,8 +98,12 @@ function parseSpecsText(text: string, file: string | undefined): unknown {
 }
 
 function parseTreesText(text: string, file: string | undefined): unknown {
+  return runToEnd(treesRootSteps(text, file));
+}
+
+function* treesRootSteps(text: string, file: string | undefined): Steps<unknown> {
   try {
-    return parseOrderedJson(text);
+    return yield* orderedJsonSteps(text);
   } catch (error) {
     if (!(error instanceof OrderedJsonSyntaxError)) throw error;
     const where = file ?? "trees data";
@@ -120,25 +126,33 @@ function prepareTrees(
   treesFile: string | undefined,
   matcherKind: "compiled" | "naive",
 ): TreesPart {
-  const trees = readTrees(treesRoot, treesFile);
-  const matcher: SieveMatcher = matcherKind === "naive" ? new NaiveSieve(trees) : new CompiledSieve(trees);
+  return runToEnd(treesPartSteps(treesRoot, treesFile, matcherKind));
+}
+
+function* treesPartSteps(
+  treesRoot: unknown,
+  treesFile: string | undefined,
+  matcherKind: "compiled" | "naive",
+): Steps<TreesPart> {
+  const trees = yield* readTreesSteps(treesRoot, treesFile);
+  const matcher: SieveMatcher =
+    matcherKind === "naive" ? new NaiveSieve(trees) : yield* compiledSieveSteps(trees);
   return { trees, matcher };
 }
 
-/** Builds a data set from parsed specs and prepared trees; shared by the file and value entry points. */
-function assemble(
-  specsRoot: unknown,
+/** Builds a data set from read specs and prepared trees; shared by the file and value entry points. */
+function* assembleSteps(
+  specs: SpecsData,
   treesPart: TreesPart,
   sources: DataSources,
   options: LocalEngineOptions | undefined,
   startedAt: number,
-  specsOwned: boolean,
-): EngineData {
+): Steps<EngineData> {
   const resolved = resolveEngineOptions(options);
   const warn = warnOnce(resolved.logger);
-  const specs = readSpecs(specsRoot, sources.specsFile, specsOwned);
   const { trees, matcher } = treesPart;
   const missingDeviceIds = [...trees.deviceIds].filter((id) => !specs.deviceIndex.has(id));
+  yield;
   if (missingDeviceIds.length > 0) {
     warn(
       "HD_ENGINE_MISSING_DEVICES",
@@ -162,12 +176,14 @@ function assemble(
       },
     );
   }
+  const ua0Device = ruleIndex(trees.ua0, specs.deviceIndex);
+  yield;
   const loadedAt = new Date();
   return {
     specs,
     trees,
     matcher,
-    ua0Device: ruleIndex(trees.ua0, specs.deviceIndex),
+    ua0Device,
     ua1Device: ruleIndex(trees.ua1, specs.deviceIndex),
     platformExtra: ruleIndex(trees.platform, specs.extraIndex),
     browserExtra: ruleIndex(trees.browser, specs.extraIndex),
@@ -213,16 +229,16 @@ export function buildEngineData(
   const treesRoot = typeof trees === "string" ? parseTreesText(trees, undefined) : trees;
   const treesPart = prepareTrees(treesRoot, undefined, matcher);
   const specsRoot = typeof specs === "string" ? parseSpecsText(specs, undefined) : specs;
-  return assemble(specsRoot, treesPart, {}, options, startedAt, typeof specs === "string");
+  const specsData = readSpecs(specsRoot, undefined, typeof specs === "string");
+  return runToEnd(assembleSteps(specsData, treesPart, {}, options, startedAt));
 }
 
 /**
- * Reads a whole file as UTF-8 text. A regular file is read with one `read` into a buffer of its
- * size (as `stat` gave it) and decoded once: `readFile(file, "utf8")` reads in 512 KB chunks,
- * each a trip to the thread pool and a decoder step, which made it the slowest part of a load
- * after JSON.parse. A file of size 0 (a pipe, a special file) is read to its end as usual.
+ * Reads a whole file. A regular file is read with one `read` into a buffer of its size (as
+ * `stat` gave it): `readFile` reads in 512 KB chunks, each a trip to the thread pool. A file of
+ * size 0 (a pipe, a special file) is read to its end as usual.
  */
-async function readText(file: string): Promise<string> {
+async function readBytes(file: string): Promise<Buffer> {
   try {
     const handle = await open(file, "r");
     try {
@@ -235,9 +251,9 @@ async function readText(file: string): Promise<string> {
           if (bytesRead === 0) break;
           filled += bytesRead;
         }
-        return bytes.toString("utf8", 0, filled);
+        return bytes.subarray(0, filled);
       }
-      return await handle.readFile("utf8");
+      return await handle.readFile();
     } finally {
       await handle.close();
     }
@@ -250,6 +266,11 @@ async function readText(file: string): Promise<string> {
  * Reads, validates and compiles a specs file and a trees file (the files fetchspecs and
  * fetchtrees return). The trees file is parsed in document order.
  *
+ * The work runs in slices of a few milliseconds with a turn of the event loop between them
+ * (see `runInSlices`), so a process that reloads its data while serving keeps answering: the
+ * specs are parsed one record at a time, the trees value by value, the automatons state by
+ * state. The data set built is the same as in one go.
+ *
  * @throws {HdDataError} naming the file and the problem (unreadable, not JSON, wrong shape).
  */
 export async function loadEngineData(
@@ -259,9 +280,30 @@ export async function loadEngineData(
 ): Promise<EngineData> {
   const startedAt = performance.now();
   const { matcher } = resolveEngineOptions(options);
-  const [specsText, treesText] = await Promise.all([readText(specsFile), readText(treesFile)]);
-  const treesRoot = parseTreesText(treesText, treesFile);
-  const specsRoot = parseSpecsText(specsText, specsFile);
-  const treesPart = prepareTrees(treesRoot, treesFile, matcher);
-  return assemble(specsRoot, treesPart, { specsFile, treesFile }, options, startedAt, true);
+  const [specsBytes, treesBytes] = await Promise.all([readBytes(specsFile), readBytes(treesFile)]);
+  return runInSlices(
+    loadSteps(specsBytes, treesBytes, { specsFile, treesFile }, options, matcher, startedAt),
+  );
+}
+
+/**
+ * The steps of {@link loadEngineData}. Problems are reported in the order a load in one go finds
+ * them: the trees' JSON, the specs' JSON, the trees' shape, the specs' shape.
+ */
+function* loadSteps(
+  specsBytes: Buffer,
+  treesBytes: Buffer,
+  sources: { specsFile: string; treesFile: string },
+  options: LocalEngineOptions | undefined,
+  matcher: "compiled" | "naive",
+  startedAt: number,
+): Steps<EngineData> {
+  const treesRoot = yield* treesRootSteps(treesBytes.toString("utf8"), sources.treesFile);
+  // A download the record reader does not take (one with a problem, above all) is parsed whole.
+  let specs = yield* specsRecordsSteps(specsBytes, sources.specsFile);
+  const specsRoot =
+    specs === undefined ? parseSpecsText(specsBytes.toString("utf8"), sources.specsFile) : undefined;
+  const treesPart = yield* treesPartSteps(treesRoot, sources.treesFile, matcher);
+  specs ??= readSpecs(specsRoot, sources.specsFile, true);
+  return yield* assembleSteps(specs, treesPart, sources, options, startedAt);
 }

@@ -1,5 +1,7 @@
 // Order-preserving JSON parser for trees downloads: objects become Maps in document order.
 
+import { runToEnd, type Steps } from "./slices.js";
+
 /** A JSON value whose objects are Maps, so keys keep the order of the text (integer-like ones too). */
 export type OrderedJson = string | number | boolean | null | OrderedJson[] | OrderedObject;
 
@@ -33,8 +35,22 @@ const BACKSLASH = 0x5c;
  * @throws {OrderedJsonSyntaxError} when the text is not one JSON value.
  */
 export function parseOrderedJson(text: string): OrderedJson {
-  const parser = new Parser(text);
-  return parser.parseDocument();
+  return runToEnd(orderedJsonSteps(text));
+}
+
+/** {@link parseOrderedJson} as steps, pausing every few hundred values (see `runInSlices`). */
+export function orderedJsonSteps(text: string): Steps<OrderedJson> {
+  return new Parser(text).steps();
+}
+
+/** Values parsed between two pauses of {@link orderedJsonSteps}. */
+const VALUES_PER_STEP = 256;
+
+/** An object or array being filled; `key` is the member whose value comes next. */
+interface OpenContainer {
+  readonly map: OrderedObject | undefined;
+  readonly list: OrderedJson[] | undefined;
+  key: string;
 }
 
 class Parser {
@@ -46,12 +62,74 @@ class Parser {
     if (text.charCodeAt(0) === 0xfeff) this.pos = 1;
   }
 
-  parseDocument(): OrderedJson {
+  /**
+   * The whole document, without recursion: open objects and arrays wait on a stack, so the work
+   * can pause between any two values, and deep nesting cannot exhaust the call stack.
+   */
+  *steps(): Steps<OrderedJson> {
+    const open: OpenContainer[] = [];
+    let parsed = 0;
     this.skipSpace();
-    const value = this.parseValue(0);
-    this.skipSpace();
-    if (this.pos < this.text.length) this.fail("Unexpected data after the JSON value");
-    return value;
+    for (;;) {
+      // A value starts here: a primitive, or an object or array (opened, or complete when empty).
+      let value: OrderedJson;
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x7b || c === 0x5b) {
+        if (open.length + 1 > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
+        this.pos++;
+        this.skipSpace();
+        if (c === 0x7b) {
+          const map: OrderedObject = new Map();
+          if (this.text.charCodeAt(this.pos) === 0x7d) {
+            this.pos++;
+            value = map;
+          } else {
+            open.push({ map, list: undefined, key: this.memberKey() });
+            continue;
+          }
+        } else {
+          const list: OrderedJson[] = [];
+          if (this.text.charCodeAt(this.pos) === 0x5d) {
+            this.pos++;
+            value = list;
+          } else {
+            open.push({ map: undefined, list, key: "" });
+            continue;
+          }
+        }
+      } else {
+        value = this.parsePrimitive();
+      }
+      if (++parsed % VALUES_PER_STEP === 0) yield;
+      // A value is complete: add it to the container it belongs to, closing containers that end.
+      for (;;) {
+        const container = open[open.length - 1];
+        if (container === undefined) {
+          this.skipSpace();
+          if (this.pos < this.text.length) this.fail("Unexpected data after the JSON value");
+          return value;
+        }
+        if (container.map !== undefined) container.map.set(container.key, value);
+        else container.list?.push(value);
+        this.skipSpace();
+        const next = this.text.charCodeAt(this.pos);
+        if (next === 0x2c) {
+          this.pos++;
+          this.skipSpace();
+          if (container.map !== undefined) container.key = this.memberKey();
+          break;
+        }
+        if (container.map !== undefined) {
+          if (next !== 0x7d) this.fail("Expected ',' or '}' in an object");
+          value = container.map;
+        } else {
+          if (next !== 0x5d) this.fail("Expected ',' or ']' in an array");
+          value = container.list as OrderedJson[];
+        }
+        this.pos++;
+        open.pop();
+      }
+    }
   }
 
   private fail(message: string): never {
@@ -69,11 +147,20 @@ class Parser {
     this.pos = pos;
   }
 
-  private parseValue(depth: number): OrderedJson {
+  /** A member's key and its colon; leaves the position at the member's value. */
+  private memberKey(): string {
+    if (this.text.charCodeAt(this.pos) !== QUOTE) this.fail("Expected a string key");
+    const key = this.parseString();
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("Expected ':' after a key");
+    this.pos++;
+    this.skipSpace();
+    return key;
+  }
+
+  private parsePrimitive(): OrderedJson {
     const c = this.text.charCodeAt(this.pos);
     if (c === QUOTE) return this.parseString();
-    if (c === 0x7b) return this.parseObject(depth + 1);
-    if (c === 0x5b) return this.parseArray(depth + 1);
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
     if (this.text.startsWith("true", this.pos)) {
       this.pos += 4;
@@ -89,64 +176,6 @@ class Parser {
     }
     if (this.pos >= this.text.length) this.fail("Unexpected end of JSON");
     return this.fail(`Unexpected character ${JSON.stringify(this.text[this.pos])}`);
-  }
-
-  private parseObject(depth: number): OrderedObject {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
-    const map: OrderedObject = new Map();
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      return map;
-    }
-    for (;;) {
-      if (this.text.charCodeAt(this.pos) !== QUOTE) this.fail("Expected a string key");
-      const key = this.parseString();
-      this.skipSpace();
-      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("Expected ':' after a key");
-      this.pos++;
-      this.skipSpace();
-      map.set(key, this.parseValue(depth));
-      this.skipSpace();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 0x2c) {
-        this.pos++;
-        this.skipSpace();
-        continue;
-      }
-      if (c === 0x7d) {
-        this.pos++;
-        return map;
-      }
-      this.fail("Expected ',' or '}' in an object");
-    }
-  }
-
-  private parseArray(depth: number): OrderedJson[] {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels`);
-    const list: OrderedJson[] = [];
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      return list;
-    }
-    for (;;) {
-      list.push(this.parseValue(depth));
-      this.skipSpace();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 0x2c) {
-        this.pos++;
-        this.skipSpace();
-        continue;
-      }
-      if (c === 0x5d) {
-        this.pos++;
-        return list;
-      }
-      this.fail("Expected ',' or ']' in an array");
-    }
   }
 
   private parseString(): string {

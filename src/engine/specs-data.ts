@@ -5,9 +5,57 @@ import type { DeviceSpecs, DownloadNotice, ExtraSpecs } from "../types.js";
 import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../types.js";
 
 /**
+ * Where the device records of a data set come from: the parsed download, or the bytes of each
+ * entry, parsed again when its record is first used.
+ */
+interface DeviceSources {
+  readonly count: number;
+  /** The `hd_specs` object of the device at `index`. */
+  specs(index: number): Record<string, unknown>;
+}
+
+class ParsedSources implements DeviceSources {
+  readonly #list: readonly Record<string, unknown>[];
+  constructor(list: readonly Record<string, unknown>[]) {
+    this.#list = list;
+  }
+  get count(): number {
+    return this.#list.length;
+  }
+  specs(index: number): Record<string, unknown> {
+    return this.#list[index] as Record<string, unknown>;
+  }
+}
+
+/**
+ * The entries as the bytes of the download (validated when it was loaded). A data set that keeps
+ * these instead of parsed records puts next to nothing on the JavaScript heap while it loads:
+ * the collector has no long-lived objects to copy out of the young generation, which is what made
+ * a load pause the event loop for tens of milliseconds at a time.
+ */
+class EntrySources implements DeviceSources {
+  readonly #bytes: Buffer;
+  readonly #starts: Int32Array;
+  readonly #ends: Int32Array;
+  constructor(bytes: Buffer, starts: Int32Array, ends: Int32Array) {
+    this.#bytes = bytes;
+    this.#starts = starts;
+    this.#ends = ends;
+  }
+  get count(): number {
+    return this.#starts.length;
+  }
+  specs(index: number): Record<string, unknown> {
+    const text = this.#bytes.toString("utf8", this.#starts[index], this.#ends[index]);
+    return (JSON.parse(text) as { Device: { hd_specs: Record<string, unknown> } }).Device.hd_specs;
+  }
+}
+
+/**
  * Device and extra records of a specs download, indexed by id. Device records are normalised on
  * first use (every list field an array, every known string field a string, then frozen), so
- * loading stays fast; `allDevices()` normalises every record.
+ * loading stays fast; `allDevices()` normalises every record. A data set loaded from a file
+ * parses each device record on its first use (about 10 µs).
  */
 export class SpecsData {
   /** `_notice` of the download, when present. */
@@ -22,7 +70,15 @@ export class SpecsData {
   readonly extras: readonly Required<ExtraSpecs>[];
   /** Extra id to index in `extras`. */
   readonly extraIndex: ReadonlyMap<string, number>;
-  private readonly sources: readonly Record<string, unknown>[];
+  /**
+   * `general_vendor`, `general_model` and `general_aliases` of each device as its normalised
+   * record holds them, for the device calls: they list and find devices without parsing every
+   * record.
+   */
+  readonly deviceVendors: readonly string[];
+  readonly deviceModels: readonly string[];
+  readonly deviceAliases: readonly (readonly string[])[];
+  private readonly sources: DeviceSources;
   private readonly records: Array<DeviceSpecs | undefined>;
   private readonly owned: boolean;
 
@@ -30,7 +86,10 @@ export class SpecsData {
     notice: DownloadNotice | undefined;
     deviceIds: string[];
     deviceIndex: Map<string, number>;
-    sources: Record<string, unknown>[];
+    sources: DeviceSources;
+    deviceVendors: string[];
+    deviceModels: string[];
+    deviceAliases: (readonly string[])[];
     extraIds: string[];
     extras: Required<ExtraSpecs>[];
     extraIndex: Map<string, number>;
@@ -40,7 +99,10 @@ export class SpecsData {
     this.deviceIds = parts.deviceIds;
     this.deviceIndex = parts.deviceIndex;
     this.sources = parts.sources;
-    this.records = new Array(parts.sources.length);
+    this.records = new Array(parts.sources.count);
+    this.deviceVendors = parts.deviceVendors;
+    this.deviceModels = parts.deviceModels;
+    this.deviceAliases = parts.deviceAliases;
     this.extraIds = parts.extraIds;
     this.extras = parts.extras;
     this.extraIndex = parts.extraIndex;
@@ -49,14 +111,14 @@ export class SpecsData {
 
   /** Number of device records. */
   get deviceCount(): number {
-    return this.sources.length;
+    return this.sources.count;
   }
 
   /** The normalised, frozen record of the device at `index`. */
   device(index: number): DeviceSpecs {
     let record = this.records[index];
     if (record === undefined) {
-      record = normaliseDeviceSpecs(this.sources[index] as Record<string, unknown>, this.owned);
+      record = normaliseDeviceSpecs(this.sources.specs(index), this.owned);
       this.records[index] = record;
     }
     return record;
@@ -64,7 +126,7 @@ export class SpecsData {
 
   /** Every device record, normalised, in download order. */
   allDevices(): readonly DeviceSpecs[] {
-    for (let i = 0; i < this.sources.length; i++) this.device(i);
+    for (let i = 0; i < this.sources.count; i++) this.device(i);
     return this.records as DeviceSpecs[];
   }
 }
@@ -95,13 +157,17 @@ function text(value: unknown): string {
 }
 
 function list(value: unknown): readonly string[] {
-  if (Array.isArray(value)) return Object.freeze(value.map(text));
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY_LIST : Object.freeze(value.map(text));
   if (typeof value === "string") return value === "" ? EMPTY_LIST : Object.freeze([value]);
   if (typeof value === "number") return Object.freeze([String(value)]);
   return EMPTY_LIST;
 }
 
 const EMPTY_LIST: readonly string[] = Object.freeze([]);
+
+function ownField(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
 
 class SpecsReader {
   readonly file: string | undefined;
@@ -163,57 +229,130 @@ export function normaliseDeviceSpecs(source: Record<string, unknown>, inPlace = 
  * @throws {HdDataError} naming the file and the problem when the shape is wrong.
  */
 export function readSpecs(root: unknown, file?: string, owned = false): SpecsData {
-  const reader: SpecsReader = new SpecsReader(file);
-  if (!isRecord(root)) reader.fail(`the download should be a JSON object but is ${describe(root)}`);
+  const builder: SpecsBuilder = new SpecsBuilder(file);
+  if (!isRecord(root)) builder.fail(`the download should be a JSON object but is ${describe(root)}`);
   const devicesNode = Object.hasOwn(root, "devices") ? root.devices : undefined;
   if (!Array.isArray(devicesNode)) {
     const reply =
       root.status !== undefined
         ? ` (the file holds an API reply: status ${String(root.status)}, ${String(root.message)})`
         : "";
-    reader.fail(`"devices" should be an array but is ${describe(devicesNode)}${reply}`);
+    builder.fail(`"devices" should be an array but is ${describe(devicesNode)}${reply}`);
   }
-  const deviceIds: string[] = [];
-  const sources: Record<string, unknown>[] = [];
-  const deviceIndex = new Map<string, number>();
-  for (let i = 0; i < devicesNode.length; i++) {
-    const { id, specs } = reader.entry(devicesNode[i], "Device", `devices[${i}]`);
-    const known = deviceIndex.get(id);
-    if (known === undefined) {
-      deviceIndex.set(id, sources.length);
-      deviceIds.push(id);
-      sources.push(specs);
-    } else {
-      sources[known] = specs;
+  for (let i = 0; i < devicesNode.length; i++) builder.device(devicesNode[i], i);
+  const extrasNode = Object.hasOwn(root, "extras") ? root.extras : undefined;
+  if (extrasNode !== undefined && extrasNode !== null) {
+    if (!Array.isArray(extrasNode))
+      builder.fail(`"extras" should be an array but is ${describe(extrasNode)}`);
+    for (let i = 0; i < extrasNode.length; i++) builder.extra(extrasNode[i], i);
+  }
+  return builder.build(Object.hasOwn(root, "_notice") ? root._notice : undefined, owned);
+}
+
+/** Where an entry lies in the bytes of the download. */
+export interface EntrySpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Takes the entries of a specs download one at a time, validating each, and builds the
+ * {@link SpecsData}: what {@link readSpecs} does with a parsed download, and what a reader that
+ * parses one entry at a time does as it goes. A repeated id keeps its first place and its last
+ * record. Given the download's bytes, the data set keeps each device entry's place in them
+ * instead of its parsed record, and parses it again on first use.
+ */
+export class SpecsBuilder extends SpecsReader {
+  private readonly deviceIds: string[] = [];
+  private readonly sources: Record<string, unknown>[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly vendors: string[] = [];
+  private readonly models: string[] = [];
+  private readonly aliases: (readonly string[])[] = [];
+  private readonly deviceIndex = new Map<string, number>();
+  private readonly extraIds: string[] = [];
+  private readonly extras: Required<ExtraSpecs>[] = [];
+  private readonly extraIndex = new Map<string, number>();
+  private readonly bytes: Buffer | undefined;
+
+  /**
+   * @param file - the file the download came from, named in errors.
+   * @param bytes - the download's bytes, when each device entry's span is given to {@link device}.
+   */
+  constructor(file: string | undefined, bytes?: Buffer) {
+    super(file);
+    this.bytes = bytes;
+  }
+
+  /** Takes `devices[index]`, a `{ Device: { _id, hd_specs } }` entry, found at `span` of the bytes. */
+  device(item: unknown, index: number, span?: EntrySpan): void {
+    const { id, specs } = this.entry(item, "Device", `devices[${index}]`);
+    let at = this.deviceIndex.get(id);
+    if (at === undefined) {
+      at = this.deviceIds.length;
+      this.deviceIndex.set(id, at);
+      this.deviceIds.push(id);
+    }
+    this.vendors[at] = text(ownField(specs, "general_vendor"));
+    this.models[at] = text(ownField(specs, "general_model"));
+    this.aliases[at] = list(ownField(specs, "general_aliases"));
+    if (this.bytes === undefined) this.sources[at] = specs;
+    else {
+      if (span === undefined) this.fail(`devices[${index}] came without its place in the file`);
+      this.starts[at] = span.start;
+      this.ends[at] = span.end;
     }
   }
-  const extrasNode = Object.hasOwn(root, "extras") ? root.extras : undefined;
-  const extraIds: string[] = [];
-  const extras: Required<ExtraSpecs>[] = [];
-  const extraIndex = new Map<string, number>();
-  if (extrasNode !== undefined && extrasNode !== null) {
-    if (!Array.isArray(extrasNode)) reader.fail(`"extras" should be an array but is ${describe(extrasNode)}`);
-    extrasNode.forEach((item: unknown, i: number) => {
-      const { id, specs } = reader.entry(item, "Extra", `extras[${i}]`);
-      const record: Required<ExtraSpecs> = Object.freeze({
-        general_platform: text(specs.general_platform),
-        general_platform_version: text(specs.general_platform_version),
-        general_browser: text(specs.general_browser),
-        general_browser_version: text(specs.general_browser_version),
-      });
-      const known = extraIndex.get(id);
-      if (known === undefined) {
-        extraIndex.set(id, extras.length);
-        extraIds.push(id);
-        extras.push(record);
-      } else {
-        extras[known] = record;
-      }
+
+  /** Takes `extras[index]`, an `{ Extra: { _id, hd_specs } }` entry. */
+  extra(item: unknown, index: number): void {
+    const { id, specs } = this.entry(item, "Extra", `extras[${index}]`);
+    const record: Required<ExtraSpecs> = Object.freeze({
+      general_platform: text(specs.general_platform),
+      general_platform_version: text(specs.general_platform_version),
+      general_browser: text(specs.general_browser),
+      general_browser_version: text(specs.general_browser_version),
+    });
+    const known = this.extraIndex.get(id);
+    if (known === undefined) {
+      this.extraIndex.set(id, this.extras.length);
+      this.extraIds.push(id);
+      this.extras.push(record);
+    } else {
+      this.extras[known] = record;
+    }
+  }
+
+  /**
+   * The data set of the entries taken so far.
+   *
+   * @param noticeNode - the download's `_notice` value, if any.
+   * @param owned - true when this package parsed the records itself, so they may be fixed in place.
+   */
+  build(noticeNode: unknown, owned: boolean): SpecsData {
+    const notice = isRecord(noticeNode)
+      ? {
+          note: text(noticeNode.note),
+          generated: text(noticeNode.generated),
+          source: text(noticeNode.source),
+        }
+      : undefined;
+    return new SpecsData({
+      notice,
+      deviceIds: this.deviceIds,
+      deviceIndex: this.deviceIndex,
+      sources:
+        this.bytes === undefined
+          ? new ParsedSources(this.sources)
+          : new EntrySources(this.bytes, Int32Array.from(this.starts), Int32Array.from(this.ends)),
+      deviceVendors: this.vendors,
+      deviceModels: this.models,
+      deviceAliases: this.aliases,
+      extraIds: this.extraIds,
+      extras: this.extras,
+      extraIndex: this.extraIndex,
+      owned,
     });
   }
-  const noticeNode = Object.hasOwn(root, "_notice") ? root._notice : undefined;
-  const notice = isRecord(noticeNode)
-    ? { note: text(noticeNode.note), generated: text(noticeNode.generated), source: text(noticeNode.source) }
-    : undefined;
-  return new SpecsData({ notice, deviceIds, deviceIndex, sources, extraIds, extras, extraIndex, owned });
 }

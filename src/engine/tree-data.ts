@@ -2,6 +2,7 @@
 
 import { HdDataError } from "../errors.js";
 import type { DownloadNotice } from "../types.js";
+import { runToEnd, type Steps } from "./slices.js";
 
 /**
  * A sieve tree flattened in document order: filter instances (one per order/filter pair) and
@@ -133,7 +134,16 @@ class TreeReader {
     if (!eachEntry(value, visit)) this.fail(`${path} should be an object but is ${describe(value)}`);
   }
 
-  sieve(name: string, node: unknown, fromMap: boolean): SieveTree {
+  /** The entries of a JSON object (see {@link eachEntry}), for loops that pause between entries. */
+  entries(value: unknown, path: string): Iterable<[string, unknown]> {
+    if (value instanceof Map) return value as Map<string, unknown>;
+    if (!isJsonObject(value)) this.fail(`${path} should be an object but is ${describe(value)}`);
+    const record = value as Record<string, unknown>;
+    return Object.keys(record).map((key): [string, unknown] => [key, record[key]]);
+  }
+
+  /** Flattens one sieve tree, pausing after each filter. */
+  *sieve(name: string, node: unknown, fromMap: boolean): Steps<SieveTree> {
     const ids = EXTRA_TREE_NAMES.has(name) ? this.extraIds : this.deviceIds;
     const filterOrder: string[] = [];
     const filterKey: string[] = [];
@@ -141,9 +151,9 @@ class TreeReader {
     const ruleMatch: string[] = [];
     const ruleId: string[] = [];
     const ruleFilter: number[] = [];
-    this.each(node, `trees["${name}"]`, (order, filters) => {
+    for (const [order, filters] of this.entries(node, `trees["${name}"]`)) {
       const orderPath = `trees["${name}"]["${order}"]`;
-      this.each(filters, orderPath, (filter, matches) => {
+      for (const [filter, matches] of this.entries(filters, orderPath)) {
         if (!fromMap && isIntegerLikeKey(filter)) this.reorderedKeys++;
         const f = filterKey.length;
         filterOrder.push(order);
@@ -158,8 +168,9 @@ class TreeReader {
           ruleId.push(checked);
           ruleFilter.push(f);
         });
-      });
-    });
+        yield;
+      }
+    }
     starts.push(ruleMatch.length);
     return {
       name,
@@ -212,6 +223,11 @@ const EMPTY_SIEVE = (name: string): SieveTree => ({
  * @throws {HdDataError} naming the file and the problem when the shape is wrong.
  */
 export function readTrees(root: unknown, file?: string): TreesData {
+  return runToEnd(readTreesSteps(root, file));
+}
+
+/** {@link readTrees} as steps, pausing after each filter (see `runInSlices`). */
+export function* readTreesSteps(root: unknown, file?: string): Steps<TreesData> {
   const reader: TreeReader = new TreeReader(file);
   if (!isJsonObject(root)) reader.fail(`the download should be a JSON object but is ${describe(root)}`);
   const status = memberOf(root, "status");
@@ -230,14 +246,14 @@ export function readTrees(root: unknown, file?: string): TreesData {
     names.push(name);
   });
   const missingTrees: string[] = [];
-  const sieve = (name: string): SieveTree => {
+  function* sieve(name: string): Steps<SieveTree> {
     const node = memberOf(trees, name);
     if (node === undefined) {
       missingTrees.push(name);
       return EMPTY_SIEVE(name);
     }
-    return reader.sieve(name, node, fromMap);
-  };
+    return yield* reader.sieve(name, node, fromMap);
+  }
   const direct = (name: string): DirectTree => {
     const node = memberOf(trees, name);
     if (node === undefined) {
@@ -246,11 +262,12 @@ export function readTrees(root: unknown, file?: string): TreesData {
     }
     return reader.direct(name, node);
   };
-  const ua0 = sieve("user-agent0");
-  const ua1 = sieve("user-agent1");
-  const platform = sieve("user-agentplatform");
-  const browser = sieve("user-agentbrowser");
+  const ua0 = yield* sieve("user-agent0");
+  const ua1 = yield* sieve("user-agent1");
+  const platform = yield* sieve("user-agentplatform");
+  const browser = yield* sieve("user-agentbrowser");
   const profile0 = direct("profile0");
+  yield;
   const opera0 = direct("x-operamini-phone0");
   return {
     notice: readNotice(memberOf(root, "_notice")),
