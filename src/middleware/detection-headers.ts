@@ -56,6 +56,8 @@ export interface PickedHeaders {
   readonly hintTarget: HintTarget | undefined;
   /** The request's own headers, for reading the hints once a detection is needed. */
   readonly requestHeaders: IncomingHttpHeaders;
+  /** Whether the request carried `Sec-CH-UA`: a browser that sends client hints, and may be asked for more. */
+  readonly sentClientHints: boolean;
   /** What the page script measured (its cookie), when the request carried it. */
   readonly screen: DeviceScreen | undefined;
   /** A Mac Safari user-agent with a touch screen: an iPad. */
@@ -87,21 +89,39 @@ export function createHeaderPicker(
   const names = [...new Set([...DETECTION_HEADERS, ...(options.allow ?? [])])]
     .filter((name) => !ignored.has(name))
     .sort();
+  const allowed = new Set(names);
   const core = new Set<string>(CORE_DETECTION_HEADERS);
   const readHints = options.clientHints === true;
   const scriptCookie = options.scriptCookie;
 
   return (raw) => {
     const headers: DetectionHeaders = {};
-    let key = "d:";
-    let vary = CORE_VARY;
-    for (const name of names) {
+    let found = 0;
+    let acceptLanguage: string | undefined;
+    let cookie: string | undefined;
+    let sentClientHints = false;
+    // One pass over the headers the request carries, rather than a look-up of every allowed name
+    // (most of which a request does not carry); it also finds the few other headers read here.
+    for (const name in raw) {
       const value = raw[name];
       // Node joins repeated headers into one string; only `set-cookie` is an array, and it is not allowed.
       if (typeof value !== "string" || value === "") continue;
-      headers[name] = value;
-      key += `${name}\u0000${value}\u0001`;
-      if (!core.has(name)) vary += `, ${name}`;
+      if (allowed.has(name)) {
+        headers[name] = value;
+        found++;
+      } else if (name === "accept-language") acceptLanguage = value;
+      else if (name === "cookie") cookie = value;
+      else if (name === "sec-ch-ua") sentClientHints = true;
+    }
+    let key = "d:";
+    let vary = CORE_VARY;
+    if (found > 0) {
+      // In the allow-list's (alphabetical) order, so the key does not depend on the order sent.
+      const present = found === 1 ? Object.keys(headers) : Object.keys(headers).sort();
+      for (const name of present) {
+        key += `${name}\u0000${headers[name]}\u0001`;
+        if (!core.has(name)) vary += `, ${name}`;
+      }
     }
     const userAgent = headers["user-agent"] ?? "";
     // Hints join the key as sent, unparsed: parsing them and rebuilding the user-agent waits for a
@@ -121,22 +141,22 @@ export function createHeaderPicker(
     let screen: DeviceScreen | undefined;
     let iPadBehindMac = false;
     if (scriptCookie !== undefined) {
-      screen = readScriptCookie(raw.cookie, scriptCookie);
+      screen = readScriptCookie(cookie, scriptCookie);
       // The cookie decides whether a Mac Safari user-agent is an iPad, so it is in Vary even when absent.
       const macSafari = isMacSafari(userAgent);
       iPadBehindMac = macSafari && screen !== undefined && screen.maxTouchPoints > 1;
       if (iPadBehindMac) key += "\u0003touch";
       if (macSafari || screen !== undefined) vary += ", Cookie";
     }
-    const acceptLanguage = raw["accept-language"];
     return {
       headers,
       key,
       userAgent,
       vary,
-      language: preferredLanguage(typeof acceptLanguage === "string" ? acceptLanguage : undefined),
+      language: preferredLanguage(acceptLanguage),
       hintTarget: target,
       requestHeaders: raw,
+      sentClientHints,
       screen,
       iPadBehindMac,
       decidedBy: "user-agent",

@@ -231,7 +231,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
         else varyOn(res, picked.vary);
       }
       // Only browsers that send hints get asked for more (Firefox and Safari send none).
-      if (clientHints !== undefined && picked.requestHeaders["sec-ch-ua"] !== undefined) {
+      if (clientHints !== undefined && picked.sentClientHints) {
         askForHints(res, clientHints, lacksModel(picked.hintTarget, picked.requestHeaders));
       }
     }
