@@ -255,8 +255,8 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     if (
       serveScript !== undefined &&
       scriptPath !== undefined &&
-      (req.method === "GET" || req.method === "HEAD") &&
-      isScriptUrl(req.url, scriptPath)
+      isScriptUrl(req.url, scriptPath) &&
+      (req.method === "GET" || req.method === "HEAD")
     ) {
       // The page script itself needs no device: serving it costs no detection.
       serveScript(req, res);
