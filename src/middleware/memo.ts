@@ -150,18 +150,16 @@ export class SingleFlight<T> {
   }
 
   #join(key: string, flight: Flight<T>, budget: AbortSignal): void {
-    if (budget.aborted) return;
     flight.waiting += 1;
-    budget.addEventListener(
-      "abort",
-      () => {
-        flight.waiting -= 1;
-        if (flight.waiting > 0) return;
-        this.#free(key, flight);
-        flight.controller.abort(budget.reason);
-      },
-      { once: true },
-    );
+    const leave = (): void => {
+      flight.waiting -= 1;
+      if (flight.waiting > 0) return;
+      this.#free(key, flight);
+      flight.controller.abort(budget.reason);
+    };
+    // A caller whose budget has already ended leaves at once: a run only it started is aborted.
+    if (budget.aborted) leave();
+    else budget.addEventListener("abort", leave, { once: true });
   }
 
   #free(key: string, flight: Flight<T>): void {

@@ -80,6 +80,19 @@ describe("SingleFlight and the budgets of its callers", () => {
     expect(await next).toBe("answer");
     expect(flights.size).toBe(0);
   });
+
+  it("aborts a run started by a caller whose budget had already ended, and frees its key", async () => {
+    const flights = new SingleFlight<string>();
+    const { signals, task } = controlled();
+    const spent = new AbortController();
+    const reason = new Error("budget over before the call");
+    spent.abort(reason);
+    const result = flights.run("k", spent.signal, task);
+    expect(signals[0]?.aborted).toBe(true);
+    await expect(result).rejects.toBe(reason);
+    flights.run("k", new AbortController().signal, task);
+    expect(signals).toHaveLength(2);
+  });
 });
 
 describe("single flight in the middleware", () => {
