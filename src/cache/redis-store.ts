@@ -223,6 +223,8 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     (options.client.status === undefined || options.client.status === "ready");
   /** Until then, a counter waits for the first connection instead of answering "cannot count". */
   const firstConnectionBy = Date.now() + config.connectTimeoutMs;
+  /** The one wait for that first connection that every early counter call shares. */
+  let firstConnection: Promise<boolean> | undefined;
 
   const onError = (error: Error) => failed(error);
   const onReady = () => {
@@ -310,8 +312,7 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     while (!closed) {
       const left = deadline - Date.now();
       if (await answers(Math.max(1, Math.min(left, config.commandTimeoutMs)))) {
-        everReady = true;
-        succeeded();
+        onReady();
         return true;
       }
       if (left <= 0) return false;
@@ -368,8 +369,10 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     ready,
     async incrementCounter(key, by, expiresAt) {
       if (!canCount) return undefined;
-      const waitFor = firstConnectionBy - Date.now();
-      if (!everReady && waitFor > 0) await ready(waitFor);
+      if (!everReady && Date.now() < firstConnectionBy) {
+        firstConnection ??= ready(firstConnectionBy - Date.now());
+        await firstConnection;
+      }
       const total = await run((client) =>
         client.eval!(INCREMENT_COUNTER, 1, prefixed(key), Math.trunc(by), Math.trunc(expiresAt)),
       );

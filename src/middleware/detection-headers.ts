@@ -85,11 +85,9 @@ export function createHeaderPicker(
   options: HeaderPickerOptions = {},
 ): (raw: IncomingHttpHeaders) => PickedHeaders {
   const ignored = new Set(options.ignore ?? []);
-  // Sorted once, so the memo key is the same whatever order the request sent its headers in.
-  const names = [...new Set([...DETECTION_HEADERS, ...(options.allow ?? [])])]
-    .filter((name) => !ignored.has(name))
-    .sort();
-  const allowed = new Set(names);
+  const allowed = new Set(
+    [...DETECTION_HEADERS, ...(options.allow ?? [])].filter((name) => !ignored.has(name)),
+  );
   const core = new Set<string>(CORE_DETECTION_HEADERS);
   const readHints = options.clientHints === true;
   const scriptCookie = options.scriptCookie;

@@ -75,6 +75,20 @@ interface Context {
   bot: boolean | undefined;
 }
 
+/** Whether memo entries answer a request: its device is fresh, and so is its geoip when one is wanted. */
+function answers(
+  device: CacheEntry<MemoDevice> | undefined,
+  geo: CacheEntry<MemoGeoIp> | undefined,
+  wantsGeo: boolean,
+): device is CacheEntry<MemoDevice> {
+  const now = Date.now();
+  return (
+    device !== undefined &&
+    device.expiresAt > now &&
+    (!wantsGeo || (geo !== undefined && geo.expiresAt > now))
+  );
+}
+
 function asDevice(entry: Entry): CacheEntry<MemoDevice> | undefined {
   return entry?.value.kind === "device" ? (entry as CacheEntry<MemoDevice>) : undefined;
 }
@@ -156,12 +170,7 @@ export class DeviceResolver {
     }
     const device = this.#current(asDevice(d));
     const geo = asGeo(g);
-    const now = Date.now();
-    if (
-      device !== undefined &&
-      device.expiresAt > now &&
-      (geoIp === undefined || (geo !== undefined && geo.expiresAt > now))
-    ) {
+    if (answers(device, geo, geoIp !== undefined)) {
       this.#c.metrics.memoHits++;
       return buildDevice(device.value, "memo", geo?.value.geoip, undefined, picked);
     }
@@ -194,25 +203,17 @@ export class DeviceResolver {
     const [device, geo] = await Promise.all([d, g]);
     ctx.device = this.#current(asDevice(device));
     ctx.geo = asGeo(geo);
-    const now = Date.now();
-    const metrics = this.#c.metrics;
-    if (
-      ctx.device !== undefined &&
-      ctx.device.expiresAt > now &&
-      (ctx.ip === undefined || (ctx.geo !== undefined && ctx.geo.expiresAt > now))
-    ) {
-      metrics.memoHits++;
-      return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip);
+    if (answers(ctx.device, ctx.geo, ctx.ip !== undefined)) {
+      this.#c.metrics.memoHits++;
+      return buildDevice(ctx.device.value, "memo", ctx.geo?.value.geoip, undefined, ctx.picked);
     }
     if (!applied) {
       const evidence = applyEvidence(ctx.picked);
-      if (evidence.key !== ctx.picked.key) {
-        ctx.picked = evidence;
-        return this.#readAsync(memo, ctx, memo.get(evidence.key), ctx.geo, true);
-      }
+      const rekeyed = evidence.key !== ctx.picked.key;
       ctx.picked = evidence;
+      if (rekeyed) return this.#readAsync(memo, ctx, memo.get(evidence.key), ctx.geo, true);
     }
-    metrics.memoMisses++;
+    this.#c.metrics.memoMisses++;
     return this.#detect(ctx);
   }
 

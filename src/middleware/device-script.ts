@@ -85,7 +85,11 @@ const TAG_OPTIONS: KnownOptions<DeviceScriptTagOptions> = {
   cookieName: true,
 };
 
+const NEEDS_ESCAPE = /[&"<>]/;
+
 function escapeAttribute(text: string): string {
+  // A path seldom has any of these; the tag under a mount path is built per request.
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text
     .replaceAll("&", "&amp;")
     .replaceAll('"', "&quot;")

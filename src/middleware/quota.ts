@@ -235,10 +235,10 @@ export class QuotaGuard {
       }
       if (this.#alone) this.#backTogether();
       if (total < expected && restorations === this.#restorations) this.#restore(month, expected - total);
-      this.#seen = Math.max(this.#seen, total, expected);
+      this.#saw(month, Math.max(total, expected));
       return this.#seen;
     };
-    const total = this.#send(`q:${month}`, adding, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+    const total = this.#count(month, adding);
     return isThenable(total) ? total.then(settle) : settle(total);
   }
 
@@ -261,7 +261,7 @@ export class QuotaGuard {
     const counter = this.#counter as QuotaCounter;
     const add = (claimed: boolean | undefined): void => {
       if (claimed !== true) return;
-      const total = this.#send(`q:${month}`, missing, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
+      const total = this.#count(month, missing);
       if (isThenable(total)) void total.then((n) => this.#saw(month, n));
       else this.#saw(month, total);
     };
@@ -276,6 +276,11 @@ export class QuotaGuard {
     } catch {
       // A store that cannot claim now cannot count either: a later call finds the loss again.
     }
+  }
+
+  /** Adds `by` to the fleet's count of `month`, which expires a little after the month ends. */
+  #count(month: string, by: number): number | undefined | Promise<number | undefined> {
+    return this.#send(`q:${month}`, by, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
   }
 
   #saw(month: string, total: number | undefined): void {
