@@ -2,7 +2,7 @@
 
 import { HdDataError } from "../errors.js";
 import { DEVICE_DELETED_CHARS } from "./normalise.js";
-import { runToEnd, type Steps } from "./slices.js";
+import type { Steps } from "./slices.js";
 import type { SieveTree } from "./tree-data.js";
 
 /** Which normalisation the automaton applies while it reads a raw value. */
@@ -45,24 +45,17 @@ export interface AutomatonTables {
   readonly states: number;
 }
 
-/**
- * Compiles sieve trees into automaton tables: every filter and match key in one deterministic
- * Aho-Corasick automaton whose character classes fold ASCII case and map the characters the
- * normalisation deletes to a class that loops in place.
- *
- * @throws {HdDataError} when the transition table would be too large for one typed array.
- */
-export function buildAutomatonTables(
-  trees: readonly SieveTree[],
-  normalisation: SieveNormalisation,
-): AutomatonTables {
-  return runToEnd(automatonTablesSteps(trees, normalisation));
-}
-
 /** Rules, keys or states handled between two pauses of {@link automatonTablesSteps}. */
 const ITEMS_PER_STEP = 1024;
 
-/** {@link buildAutomatonTables} as steps, pausing every thousand or so keys or states (see `runInSlices`). */
+/**
+ * Compiles sieve trees into automaton tables: every filter and match key in one deterministic
+ * Aho-Corasick automaton whose character classes fold ASCII case and map the characters the
+ * normalisation deletes to a class that loops in place. Pauses every thousand or so keys or
+ * states (see `runInSlices`).
+ *
+ * @throws {HdDataError} when the transition table would be too large for one typed array.
+ */
 export function* automatonTablesSteps(
   trees: readonly SieveTree[],
   normalisation: SieveNormalisation,

@@ -4,11 +4,23 @@ import { type AutomatonTables, automatonTablesSteps } from "./automaton-tables.j
 import { DirectIndex } from "./direct-index.js";
 import type { SieveMatcher } from "./naive-sieve.js";
 import { SieveAutomaton } from "./sieve-automaton.js";
-import type { Steps } from "./slices.js";
+import { runToEnd, type Steps } from "./slices.js";
 import type { TreesData } from "./tree-data.js";
 
 /** Builds a {@link CompiledSieve} as steps, pausing while the automatons are compiled (see `runInSlices`). */
 export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
+  return new CompiledSieve(trees, yield* partsSteps(trees));
+}
+
+/** What a {@link CompiledSieve} is made of besides its trees. */
+interface CompiledSieveParts {
+  device: AutomatonTables;
+  extra: AutomatonTables;
+  opera0: DirectIndex;
+  profile0: DirectIndex;
+}
+
+function* partsSteps(trees: TreesData): Steps<CompiledSieveParts> {
   const device = yield* automatonTablesSteps([trees.ua0, trees.ua1], "device");
   yield;
   const extra = yield* automatonTablesSteps([trees.platform, trees.browser], "extra");
@@ -17,15 +29,7 @@ export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
   yield;
   const profile0 = new DirectIndex(trees.profile0);
   yield;
-  return new CompiledSieve(trees, { device, extra, opera0, profile0 });
-}
-
-/** What {@link compiledSieveSteps} builds before it makes the sieve. */
-interface CompiledSieveParts {
-  device: AutomatonTables;
-  extra: AutomatonTables;
-  opera0: DirectIndex;
-  profile0: DirectIndex;
+  return { device, extra, opera0, profile0 };
 }
 
 /**
@@ -47,13 +51,13 @@ export class CompiledSieve implements SieveMatcher {
   private readonly opera0: DirectIndex;
   private readonly profile0: DirectIndex;
 
-  /** `parts`, when given, were built from `trees` beforehand ({@link compiledSieveSteps}). */
-  constructor(trees: TreesData, parts?: CompiledSieveParts) {
-    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device", parts?.device);
-    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra", parts?.extra);
+  /** `parts` are built from `trees`: here in one go, unless {@link compiledSieveSteps} built them in steps. */
+  constructor(trees: TreesData, parts = runToEnd(partsSteps(trees))) {
+    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device", parts.device);
+    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra", parts.extra);
     this.pairClass = SieveAutomaton.pairClasses(this.deviceAutomaton, this.extraAutomaton);
-    this.opera0 = parts?.opera0 ?? new DirectIndex(trees.opera0);
-    this.profile0 = parts?.profile0 ?? new DirectIndex(trees.profile0);
+    this.opera0 = parts.opera0;
+    this.profile0 = parts.profile0;
   }
 
   operaMini(raw: string): string | undefined {

@@ -97,10 +97,6 @@ function parseSpecsText(text: string, file: string | undefined): unknown {
   }
 }
 
-function parseTreesText(text: string, file: string | undefined): unknown {
-  return runToEnd(treesRootSteps(text, file));
-}
-
 function* treesRootSteps(text: string, file: string | undefined): Steps<unknown> {
   try {
     return yield* orderedJsonSteps(text);
@@ -119,14 +115,6 @@ function* treesRootSteps(text: string, file: string | undefined): Steps<unknown>
 interface TreesPart {
   trees: TreesData;
   matcher: SieveMatcher;
-}
-
-function prepareTrees(
-  treesRoot: unknown,
-  treesFile: string | undefined,
-  matcherKind: "compiled" | "naive",
-): TreesPart {
-  return runToEnd(treesPartSteps(treesRoot, treesFile, matcherKind));
 }
 
 function* treesPartSteps(
@@ -226,11 +214,7 @@ export function buildEngineData(
 ): EngineData {
   const startedAt = performance.now();
   const { matcher } = resolveEngineOptions(options);
-  const treesRoot = typeof trees === "string" ? parseTreesText(trees, undefined) : trees;
-  const treesPart = prepareTrees(treesRoot, undefined, matcher);
-  const specsRoot = typeof specs === "string" ? parseSpecsText(specs, undefined) : specs;
-  const specsData = readSpecs(specsRoot, undefined, typeof specs === "string");
-  return runToEnd(assembleSteps(specsData, treesPart, {}, options, startedAt));
+  return runToEnd(buildSteps(specs, trees, {}, options, matcher, startedAt));
 }
 
 /**
@@ -281,29 +265,37 @@ export async function loadEngineData(
   const startedAt = performance.now();
   const { matcher } = resolveEngineOptions(options);
   const [specsBytes, treesBytes] = await Promise.all([readBytes(specsFile), readBytes(treesFile)]);
+  const sources = { specsFile, treesFile };
   return runInSlices(
-    loadSteps(specsBytes, treesBytes, { specsFile, treesFile }, options, matcher, startedAt),
+    buildSteps(specsBytes, treesBytes.toString("utf8"), sources, options, matcher, startedAt),
   );
 }
 
 /**
- * The steps of {@link loadEngineData}. Problems are reported in the order a load in one go finds
- * them: the trees' JSON, the specs' JSON, the trees' shape, the specs' shape.
+ * The steps of {@link buildEngineData} and {@link loadEngineData}. The specs come as a file's
+ * bytes (read record by record), JSON text or a parsed value. Problems are reported in a fixed
+ * order: the trees' JSON; the JSON of specs from a file; the trees' shape; the JSON of specs
+ * given as text; the specs' shape.
  */
-function* loadSteps(
-  specsBytes: Buffer,
-  treesBytes: Buffer,
-  sources: { specsFile: string; treesFile: string },
+function* buildSteps(
+  specs: SpecsDownload | string | Buffer,
+  trees: TreesDownload | string,
+  sources: DataSources,
   options: LocalEngineOptions | undefined,
   matcher: "compiled" | "naive",
   startedAt: number,
 ): Steps<EngineData> {
-  const treesRoot = yield* treesRootSteps(treesBytes.toString("utf8"), sources.treesFile);
-  // A download the record reader does not take (one with a problem, above all) is parsed whole.
-  let specs = yield* specsRecordsSteps(specsBytes, sources.specsFile);
-  const specsRoot =
-    specs === undefined ? parseSpecsText(specsBytes.toString("utf8"), sources.specsFile) : undefined;
+  const treesRoot = typeof trees === "string" ? yield* treesRootSteps(trees, sources.treesFile) : trees;
+  let specsData: SpecsData | undefined;
+  let specsRoot: unknown = specs;
+  if (Buffer.isBuffer(specs)) {
+    // A download the record reader does not take (one with a problem, above all) is parsed whole.
+    specsData = yield* specsRecordsSteps(specs, sources.specsFile);
+    if (specsData === undefined) specsRoot = parseSpecsText(specs.toString("utf8"), sources.specsFile);
+  }
   const treesPart = yield* treesPartSteps(treesRoot, sources.treesFile, matcher);
-  specs ??= readSpecs(specsRoot, sources.specsFile, true);
-  return yield* assembleSteps(specs, treesPart, sources, options, startedAt);
+  if (typeof specs === "string") specsRoot = parseSpecsText(specs, sources.specsFile);
+  const owned = typeof specs === "string" || Buffer.isBuffer(specs);
+  specsData ??= readSpecs(specsRoot, sources.specsFile, owned);
+  return yield* assembleSteps(specsData, treesPart, sources, options, startedAt);
 }

@@ -1,6 +1,6 @@
 // Aho-Corasick automaton over every filter and match key of some sieve trees, with normalisation built in.
 
-import { type AutomatonTables, buildAutomatonTables, type SieveNormalisation } from "./automaton-tables.js";
+import type { AutomatonTables, SieveNormalisation } from "./automaton-tables.js";
 import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import type { SieveTree } from "./tree-data.js";
 
@@ -44,12 +44,8 @@ export class SieveAutomaton {
   /** Number of automaton states (for memory figures). */
   readonly states: number;
 
-  /** `tables`, when given, are `buildAutomatonTables(trees, normalisation)` computed beforehand. */
-  constructor(
-    trees: readonly SieveTree[],
-    normalisation: SieveNormalisation,
-    tables: AutomatonTables = buildAutomatonTables(trees, normalisation),
-  ) {
+  /** `tables` are `automatonTablesSteps(trees, normalisation)` run to the end. */
+  constructor(trees: readonly SieveTree[], normalisation: SieveNormalisation, tables: AutomatonTables) {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
     this.best = new Int32Array(trees.length).fill(-1);

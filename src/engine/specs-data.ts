@@ -259,8 +259,9 @@ export interface EntrySpan {
  * Takes the entries of a specs download one at a time, validating each, and builds the
  * {@link SpecsData}: what {@link readSpecs} does with a parsed download, and what a reader that
  * parses one entry at a time does as it goes. A repeated id keeps its first place and its last
- * record. Given the download's bytes, the data set keeps each device entry's place in them
- * instead of its parsed record, and parses it again on first use.
+ * record. Given each device entry's place in the download's bytes (and the bytes at
+ * {@link SpecsBuilder.build}), the data set keeps that place instead of the parsed record, and
+ * parses it again on first use.
  */
 export class SpecsBuilder extends SpecsReader {
   private readonly deviceIds: string[] = [];
@@ -274,18 +275,7 @@ export class SpecsBuilder extends SpecsReader {
   private readonly extraIds: string[] = [];
   private readonly extras: Required<ExtraSpecs>[] = [];
   private readonly extraIndex = new Map<string, number>();
-  private readonly bytes: Buffer | undefined;
-
-  /**
-   * @param file - the file the download came from, named in errors.
-   * @param bytes - the download's bytes, when each device entry's span is given to {@link device}.
-   */
-  constructor(file: string | undefined, bytes?: Buffer) {
-    super(file);
-    this.bytes = bytes;
-  }
-
-  /** Takes `devices[index]`, a `{ Device: { _id, hd_specs } }` entry, found at `span` of the bytes. */
+  /** Takes `devices[index]`, a `{ Device: { _id, hd_specs } }` entry, found at `span` of the bytes if given. */
   device(item: unknown, index: number, span?: EntrySpan): void {
     const { id, specs } = this.entry(item, "Device", `devices[${index}]`);
     let at = this.deviceIndex.get(id);
@@ -297,9 +287,8 @@ export class SpecsBuilder extends SpecsReader {
     this.vendors[at] = text(ownField(specs, "general_vendor"));
     this.models[at] = text(ownField(specs, "general_model"));
     this.aliases[at] = list(ownField(specs, "general_aliases"));
-    if (this.bytes === undefined) this.sources[at] = specs;
+    if (span === undefined) this.sources[at] = specs;
     else {
-      if (span === undefined) this.fail(`devices[${index}] came without its place in the file`);
       this.starts[at] = span.start;
       this.ends[at] = span.end;
     }
@@ -329,8 +318,9 @@ export class SpecsBuilder extends SpecsReader {
    *
    * @param noticeNode - the download's `_notice` value, if any.
    * @param owned - true when this package parsed the records itself, so they may be fixed in place.
+   * @param bytes - the download's bytes, when each device entry came with its span.
    */
-  build(noticeNode: unknown, owned: boolean): SpecsData {
+  build(noticeNode: unknown, owned: boolean, bytes?: Buffer): SpecsData {
     const notice = isRecord(noticeNode)
       ? {
           note: text(noticeNode.note),
@@ -343,9 +333,9 @@ export class SpecsBuilder extends SpecsReader {
       deviceIds: this.deviceIds,
       deviceIndex: this.deviceIndex,
       sources:
-        this.bytes === undefined
+        bytes === undefined
           ? new ParsedSources(this.sources)
-          : new EntrySources(this.bytes, Int32Array.from(this.starts), Int32Array.from(this.ends)),
+          : new EntrySources(bytes, Int32Array.from(this.starts), Int32Array.from(this.ends)),
       deviceVendors: this.vendors,
       deviceModels: this.models,
       deviceAliases: this.aliases,

@@ -1,5 +1,6 @@
 // Reads a specs download from its bytes one entry at a time, so that a load can pause between entries.
 
+import { HdDataError } from "../errors.js";
 import { isJsonWhitespace, JsonByte } from "../json-bytes.js";
 import type { Steps } from "./slices.js";
 import { SpecsBuilder, type SpecsData } from "./specs-data.js";
@@ -24,13 +25,18 @@ class NotPlain extends Error {}
  */
 export function* specsRecordsSteps(bytes: Buffer, file: string | undefined): Steps<SpecsData | undefined> {
   try {
-    return yield* readEntries(new JsonWalk(bytes), new SpecsBuilder(file, bytes));
-  } catch {
-    return undefined;
+    return yield* readEntries(bytes, file);
+  } catch (error) {
+    // The walk's surprises, an entry not JSON, an entry of the wrong shape; anything else is a bug.
+    if (error instanceof NotPlain || error instanceof SyntaxError || error instanceof HdDataError)
+      return undefined;
+    throw error;
   }
 }
 
-function* readEntries(walk: JsonWalk, builder: SpecsBuilder): Steps<SpecsData> {
+function* readEntries(bytes: Buffer, file: string | undefined): Steps<SpecsData> {
+  const walk = new JsonWalk(bytes);
+  const builder = new SpecsBuilder(file);
   walk.expect(OPEN_OBJECT);
   const keys = new Set<string>();
   let notice: unknown;
@@ -61,9 +67,10 @@ function* readEntries(walk: JsonWalk, builder: SpecsBuilder): Steps<SpecsData> {
   } while (walk.separator(CLOSE_OBJECT));
   walk.end();
   if (!hasDevices) throw new NotPlain();
-  return builder.build(notice, true);
+  return builder.build(notice, true, bytes);
 }
 
+// Not JsonSpanScanner (src/server/json-spans.ts): this must refuse a trailing comma, validate the top-level values it does not keep, spot a repeated top-level key and give offsets without copying.
 /** A position in JSON bytes that moves over structure and whole values; any surprise throws {@link NotPlain}. */
 class JsonWalk {
   private readonly bytes: Buffer;
