@@ -62,3 +62,18 @@ export const PRIVATE_HEADERS: ReadonlySet<string> = new Set([
 
 /** A lower-case HTTP header name (an RFC 9110 token without capitals). */
 export const LOWER_CASE_HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/**
+ * The first of `names` that cannot be allowed for detection, and why: the first that is not a
+ * lower-case header name, else (with `refusePrivate`) the first of {@link PRIVATE_HEADERS}.
+ * Undefined when every name can be allowed.
+ */
+export function refusedHeaderName(
+  names: readonly unknown[],
+  refusePrivate: boolean,
+): { name: unknown; isPrivate: boolean } | undefined {
+  const malformed = names.findIndex((name) => typeof name !== "string" || !LOWER_CASE_HEADER_NAME.test(name));
+  if (malformed >= 0) return { name: names[malformed], isPrivate: false };
+  const refused = refusePrivate ? names.find((name) => PRIVATE_HEADERS.has(name as string)) : undefined;
+  return refused === undefined ? undefined : { name: refused, isPrivate: true };
+}

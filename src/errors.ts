@@ -172,10 +172,13 @@ export class HdOptionError extends TypeError {
   readonly code = HD_ERROR_CODES.invalidOption;
   /** The option at fault, as a path such as `retries` or `cache.ttlMs`. */
   readonly option: string;
+  /** What is wrong with it: the message without its ``Invalid option `x`:`` prefix. */
+  readonly detail: string;
 
-  constructor(option: string, message: string) {
-    super(`Invalid option \`${option}\`: ${message}`);
+  constructor(option: string, detail: string) {
+    super(`Invalid option \`${option}\`: ${detail}`);
     this.option = option;
+    this.detail = detail;
   }
 }
 
@@ -242,4 +245,14 @@ export function describeOptionValue(value: unknown, secret = false): string {
   } catch {
     return Object.prototype.toString.call(value);
   }
+}
+
+/** The text without its closing full stops, to go on with a sentence. */
+export function clause(text: string): string {
+  return text.trimEnd().replace(/\.+$/, "");
+}
+
+/** The text with exactly one full stop at its end, whether or not it ended in one. */
+export function sentence(text: string): string {
+  return `${clause(text)}.`;
 }

@@ -1,6 +1,6 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
-import { LOWER_CASE_HEADER_NAME, PRIVATE_HEADERS } from "./detection-header-names.js";
+import { refusedHeaderName } from "./detection-header-names.js";
 import { describeOptionValue, HdOptionError } from "./errors.js";
 import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
@@ -141,28 +141,27 @@ export interface MillisecondsBounds {
 }
 
 /**
- * `value` as a delay or duration Node's timers accept: from 1 ms (or `bounds.min`, or a plain
- * number given as `bounds`) up to {@link MAX_TIMER_MS}; `fallback` when not set.
+ * `value` as a delay or duration Node's timers accept: from 1 ms (or `bounds.min`) up to
+ * {@link MAX_TIMER_MS}; `fallback` when not set.
  */
 export function millisecondsOption(
   option: string,
   value: unknown,
   fallback: number,
-  bounds?: number | MillisecondsBounds,
+  bounds?: MillisecondsBounds,
 ): number;
 export function millisecondsOption(
   option: string,
   value: unknown,
   fallback: undefined,
-  bounds?: number | MillisecondsBounds,
+  bounds?: MillisecondsBounds,
 ): number | undefined;
 export function millisecondsOption(
   option: string,
   value: unknown,
   fallback: number | undefined,
-  bounds: number | MillisecondsBounds = {},
+  { min = 1, integer = false }: MillisecondsBounds = {},
 ): number | undefined {
-  const { min = 1, integer = false } = typeof bounds === "number" ? { min: bounds } : bounds;
   return numberOption(
     option,
     value,
@@ -259,14 +258,22 @@ export function urlOption(option: string, value: unknown, protocols: readonly st
   return url;
 }
 
-/** `value` as a list of lower-case header names, without repeats; `[]` when not set. */
-export function headerNamesOption(option: string, value: unknown): readonly string[] {
+/**
+ * `value` as a list of lower-case header names, without repeats; `[]` when not set. With
+ * `refusePrivate`, the names that carry credentials or personal data are refused.
+ */
+export function headerNamesOption(option: string, value: unknown, refusePrivate = false): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) invalidOption(option, "expected an array of header names.", value);
-  for (const name of value as unknown[]) {
-    if (typeof name !== "string" || !LOWER_CASE_HEADER_NAME.test(name)) {
-      invalidOption(option, "expected lower-case header names.", name);
-    }
+  const refused = refusedHeaderName(value, refusePrivate);
+  if (refused !== undefined) {
+    invalidOption(
+      option,
+      refused.isPrivate
+        ? "carries credentials or personal data: it is never sent for detection."
+        : "expected lower-case header names.",
+      refused.name,
+    );
   }
   return [...new Set(value as string[])];
 }
@@ -276,11 +283,5 @@ export function headerNamesOption(option: string, value: unknown): readonly stri
  * that carry credentials or personal data (`cookie`, `x-msisdn`, ...).
  */
 export function allowedHeadersOption(option: string, value: unknown): readonly string[] {
-  const names = headerNamesOption(option, value);
-  for (const name of names) {
-    if (PRIVATE_HEADERS.has(name)) {
-      invalidOption(option, "carries credentials or personal data: it is never sent for detection.", name);
-    }
-  }
-  return names;
+  return headerNamesOption(option, value, true);
 }

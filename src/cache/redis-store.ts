@@ -134,10 +134,10 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
   return {
     keyPrefix,
     ttlMs: millisecondsOption("ttlMs", o.ttlMs, undefined),
-    staleTtlMs: millisecondsOption("staleTtlMs", o.staleTtlMs, 0, 0),
+    staleTtlMs: millisecondsOption("staleTtlMs", o.staleTtlMs, 0, { min: 0 }),
     commandTimeoutMs: millisecondsOption("commandTimeoutMs", o.commandTimeoutMs, 250),
     connectTimeoutMs: millisecondsOption("connectTimeoutMs", o.connectTimeoutMs, 1000),
-    maxReconnectDelayMs: millisecondsOption("maxReconnectDelayMs", o.maxReconnectDelayMs, 2000, 10),
+    maxReconnectDelayMs: millisecondsOption("maxReconnectDelayMs", o.maxReconnectDelayMs, 2000, { min: 10 }),
     logger: loggerOption("logger", o.logger),
   };
 }

@@ -125,8 +125,7 @@ export function asFlagError(
   flagOfOption: Readonly<Record<string, string>>,
 ): unknown {
   if (!isHdOptionError(error) || !Object.hasOwn(flagOfOption, error.option)) return error;
-  const detail = error.message.replace(/^Invalid option `[^`]+`: /, "");
-  return new UsageError(`--${flagOfOption[error.option]}: ${detail}`, context.command);
+  return new UsageError(`--${flagOfOption[error.option]}: ${error.detail}`, context.command);
 }
 
 /** Writes a note to stderr unless `--quiet`. */

@@ -8,6 +8,7 @@ import {
   isHdLicenceError,
   isHdNotFoundError,
   isHdOptionError,
+  sentence,
 } from "../errors.js";
 
 /** Exit codes of `hd3`. Documented in `hd3 --help` and the README. */
@@ -95,13 +96,8 @@ function hintFor(code: ExitCode, error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The text with exactly one full stop at its end: the CLI's messages and the library's messages
- * it quotes (which may end in one already) read alike.
- */
-export function oneFullStop(text: string): string {
-  return `${text.trimEnd().replace(/\.+$/, "")}.`;
-}
+/** Kept for `data-source.ts` until it imports `sentence` from the errors module. */
+export { sentence as oneFullStop } from "../errors.js";
 
 /**
  * The lines to print for an error: `hd3: <message>.` plus a hint. Known errors show their message
@@ -116,7 +112,7 @@ export function describeError(error: unknown, secrets: readonly string[] = []): 
     isHdError(error) ||
     isHdOptionError(error)
   ) {
-    message = oneFullStop(error.message);
+    message = sentence(error.message);
     const codes = causeChain(error)
       .map((link) => (link as { code?: unknown } | null)?.code)
       .filter((code): code is string => typeof code === "string" && code.startsWith("ERR_HD_"));
@@ -124,9 +120,9 @@ export function describeError(error: unknown, secrets: readonly string[] = []): 
     if (outer !== undefined)
       message += ` [${outer}${inner.length === 0 ? "" : `, cause ${inner.join(", ")}`}]`;
   } else if (error instanceof Error) {
-    message = oneFullStop(`unexpected error: ${error.message}`);
+    message = sentence(`unexpected error: ${error.message}`);
   } else {
-    message = oneFullStop(`unexpected error: ${String(error)}`);
+    message = sentence(`unexpected error: ${String(error)}`);
   }
   const lines = [`hd3: ${message}`];
   if (error instanceof UsageError) {

@@ -1,6 +1,6 @@
 // HdClient: the typed cloud client for every call of the Device Detection Web API v3.
 
-import { LOWER_CASE_HEADER_NAME, PRIVATE_HEADERS } from "../detection-header-names.js";
+import { refusedHeaderName } from "../detection-header-names.js";
 import { HdArgumentError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type {
@@ -57,16 +57,13 @@ function pathSegment(call: string, argument: string, value: unknown): string {
 /** The names a `detect` call adds to the client's allow-list (`params.allowHeaders`), checked. */
 function extraHeaderNames(value: unknown): readonly string[] {
   if (value === undefined) return [];
-  if (
-    !Array.isArray(value) ||
-    !value.every((name) => typeof name === "string" && LOWER_CASE_HEADER_NAME.test(name))
-  ) {
+  const refused = Array.isArray(value) ? refusedHeaderName(value, true) : undefined;
+  if (!Array.isArray(value) || (refused !== undefined && !refused.isPrivate)) {
     throw new HdArgumentError("detect: `allowHeaders` must be a list of lower-case header names.");
   }
-  const refused = value.find((name: string) => PRIVATE_HEADERS.has(name));
   if (refused !== undefined) {
     throw new HdArgumentError(
-      `detect: \`allowHeaders\` names "${refused}", which carries credentials or personal data: it is never sent.`,
+      `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: it is never sent.`,
     );
   }
   return value;

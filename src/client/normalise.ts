@@ -1,6 +1,12 @@
 // Turns raw API v3 replies into the package's normalised shapes, or into typed errors.
 
-import { HdApiError, HdLicenceError, HdNotFoundError, HdProtocolError } from "../errors.js";
+import {
+  HdApiError,
+  HdLicenceError,
+  HdNotFoundError,
+  HdProtocolError,
+  HdReplyTooLargeError,
+} from "../errors.js";
 import {
   DEVICE_LIST_FIELDS,
   DEVICE_STRING_FIELDS,
@@ -32,17 +38,31 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The error context of a reply: where it came from. */
+function whereFrom({ method, url, httpStatus }: ReplyContext) {
+  return { method, url, httpStatus };
+}
+
+/** `<call>: <problem> (<method> <url>, HTTP <status>)`. */
+function faultMessage({ call, method, url, httpStatus }: ReplyContext, problem: string): string {
+  return `${call}: ${problem} (${method} ${url}, HTTP ${httpStatus})`;
+}
+
 /** An `HdProtocolError` for a reply that is not what API v3 answers. */
 export function protocolError(context: ReplyContext, problem: string, cause?: unknown): HdProtocolError {
-  return new HdProtocolError(
-    `${context.call}: ${problem} (${context.method} ${context.url}, HTTP ${context.httpStatus})`,
-    {
-      method: context.method,
-      url: context.url,
-      httpStatus: context.httpStatus,
-      ...(cause === undefined ? {} : { cause }),
-    },
-  );
+  return new HdProtocolError(faultMessage(context, problem), {
+    ...whereFrom(context),
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** An `HdReplyTooLargeError` for a reply kept in memory that is larger than `maxBytes`. */
+export function replyTooLargeError(
+  context: ReplyContext,
+  problem: string,
+  maxBytes: number,
+): HdReplyTooLargeError {
+  return new HdReplyTooLargeError(`${faultMessage(context, problem)}.`, { ...whereFrom(context), maxBytes });
 }
 
 /** Parses a reply body as JSON, or throws `HdProtocolError` naming what arrived instead. */
@@ -89,7 +109,7 @@ function readStatus(raw: unknown, context: ReplyContext, optional = false): RawR
 
 /** The typed error for a reply with a non-zero status: 229 licence, 301 nothing found, others. */
 export function apiError(reply: RawReply, context: ReplyContext): HdApiError {
-  const errorContext = { method: context.method, url: context.url, httpStatus: context.httpStatus };
+  const errorContext = whereFrom(context);
   if (reply.status === 229) return new HdLicenceError(reply, errorContext);
   if (reply.status === 301) return new HdNotFoundError(reply, errorContext);
   return new HdApiError(reply, errorContext);

@@ -1,8 +1,7 @@
 // Reading reply bodies: streamed UTF-8 decoding, expected length, discarding unread bodies.
 
 import type { Response } from "undici";
-import { HdReplyTooLargeError } from "../errors.js";
-import type { ReplyContext } from "./normalise.js";
+import { type ReplyContext, replyTooLargeError } from "./normalise.js";
 
 /**
  * The body size the reply announces, or undefined when it is unknown: no `content-length`, or
@@ -40,21 +39,24 @@ export async function readLimitedText(
   context: ReplyContext,
   maxBytes: number,
 ): Promise<string> {
-  const tooLarge = (problem: string) =>
-    new HdReplyTooLargeError(
-      `${context.call}: ${problem} (${context.method} ${context.url}, HTTP ${context.httpStatus}).`,
-      { method: context.method, url: context.url, httpStatus: context.httpStatus, maxBytes },
-    );
   const announced = announcedLength(response);
   if (announced !== undefined && announced > maxBytes) {
     await discardBody(response);
-    throw tooLarge(`the reply announces ${announced} bytes, more than maxReplyBytes (${maxBytes})`);
+    throw replyTooLargeError(
+      context,
+      `the reply announces ${announced} bytes, more than maxReplyBytes (${maxBytes})`,
+      maxBytes,
+    );
   }
   let receivedBytes = 0;
   return readText(response, (chunk) => {
     receivedBytes += chunk.byteLength;
     if (receivedBytes > maxBytes) {
-      throw tooLarge(`the reply exceeds maxReplyBytes (${maxBytes} bytes); reading stopped there`);
+      throw replyTooLargeError(
+        context,
+        `the reply exceeds maxReplyBytes (${maxBytes} bytes); reading stopped there`,
+        maxBytes,
+      );
     }
   });
 }

@@ -82,7 +82,7 @@ export async function loadUsersFile(file: string): Promise<UserTable> {
     text = await readFile(file, "utf8");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    invalidOption("usersFile", `cannot read ${describeOptionValue(file)}: ${reason.replace(/\.$/, "")}.`);
+    invalidOption("usersFile", `cannot read ${describeOptionValue(file)}: ${reason}.`);
   }
   let parsed: unknown;
   try {

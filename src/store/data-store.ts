@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
-import { HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
+import { clause, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
 import { type Logger, warnOnce } from "../logger.js";
 import {
   choiceOption,
@@ -115,11 +115,6 @@ export async function hasCachedData(
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A message without its closing full stop, to go on with a sentence. */
-function clause(text: string): string {
-  return text.replace(/\.+$/, "");
 }
 
 function syncError(step: string, cause: unknown): HdSyncError {

@@ -1,5 +1,6 @@
 // `hd3 detect`: detects the device of a user-agent and prints the reply.
 
+import { LOWER_CASE_HEADER_NAME } from "../../detection-header-names.js";
 import type { DetectReply } from "../../types.js";
 import { booleanFlag, type CommandContext, exitForStatus } from "../context.js";
 import { openSource } from "../data-source.js";
@@ -13,7 +14,7 @@ export function headersOf(context: CommandContext): Record<string, string> {
   for (const item of Array.isArray(given) ? given : []) {
     const colon = item.indexOf(":");
     const name = colon < 0 ? "" : item.slice(0, colon).trim().toLowerCase();
-    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+    if (!LOWER_CASE_HEADER_NAME.test(name)) {
       throw new UsageError(`--header needs name:value, got ${JSON.stringify(item)}.`, context.command);
     }
     const value = item.slice(colon + 1).trim();

@@ -8,7 +8,7 @@ import { isHdOptionError } from "../../errors.js";
 import type { ApiServerOptions } from "../../server/api-server.js";
 import type { UserTable } from "../../server/users.js";
 import type { DataStore } from "../../store/data-store.js";
-import { asFlagError, type CommandContext, flag, note } from "../context.js";
+import { asFlagError, type CommandContext, flag, givenDataDir, note } from "../context.js";
 import { cloudOptions, openClient, stderrLogger } from "../data-source.js";
 import { CliError, UsageError } from "../exit-codes.js";
 import { keepFresh, syncEvery } from "../serve-data.js";
@@ -46,20 +46,20 @@ function host(context: CommandContext): string {
   return text;
 }
 
-/** The request limit flags of `hd3 serve` and the `createApiServer` options they set. */
-export const LIMIT_FLAGS = {
-  "headers-timeout-ms": "headersTimeoutMs",
-  "request-timeout-ms": "requestTimeoutMs",
-  "keep-alive-timeout-ms": "keepAliveTimeoutMs",
-  "max-body-bytes": "maxBodyBytes",
-} as const satisfies Record<string, keyof ApiServerOptions>;
+/** The request limit options of `createApiServer` and the `hd3 serve` flag that sets each. */
+const LIMIT_FLAGS = {
+  headersTimeoutMs: "headers-timeout-ms",
+  requestTimeoutMs: "request-timeout-ms",
+  keepAliveTimeoutMs: "keep-alive-timeout-ms",
+  maxBodyBytes: "max-body-bytes",
+} as const satisfies Partial<Record<keyof ApiServerOptions, string>>;
 
-type LimitOptions = Partial<Record<(typeof LIMIT_FLAGS)[keyof typeof LIMIT_FLAGS], number>>;
+type LimitOptions = Partial<Record<keyof typeof LIMIT_FLAGS, number>>;
 
 /** The limit flags given, as options (their ranges are checked by `createApiServer`). */
 function limits(context: CommandContext): LimitOptions {
   const options: LimitOptions = {};
-  for (const [name, option] of Object.entries(LIMIT_FLAGS)) {
+  for (const [option, name] of Object.entries(LIMIT_FLAGS) as [keyof typeof LIMIT_FLAGS, string][]) {
     const text = flag(context, name);
     if (text === undefined) continue;
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
@@ -69,11 +69,6 @@ function limits(context: CommandContext): LimitOptions {
   }
   return options;
 }
-
-/** The limit flag that sets each `createApiServer` option, for its option errors. */
-const FLAG_OF_LIMIT: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LIMIT_FLAGS).map(([name, option]) => [option, name]),
-);
 
 /** The accounts from `--users-file`: required, and a bad file is a usage error naming the entry. */
 async function users(context: CommandContext): Promise<UserTable> {
@@ -104,7 +99,7 @@ interface ServedData {
 }
 
 async function openData(context: CommandContext, syncing: boolean): Promise<ServedData> {
-  const given = flag(context, "data-dir");
+  const given = givenDataDir(context);
   if (given === undefined) {
     if (syncing) {
       throw new UsageError(
@@ -126,7 +121,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
       files: { specsFile: specsPath, treesFile: treesPath },
     };
   }
-  const dir = resolve(context.io.cwd, given);
+  const { dir } = given;
   const { DataStore } = await import("../../store/data-store.js");
   // With --sync-every the store syncs from the vendor, or from another hd3 serve (--base-url).
   const source = syncing ? await openClient(context) : undefined;
@@ -143,7 +138,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
   const engine = store.engine;
   if (engine === undefined) {
     throw new CliError(
-      `no synced data in ${dir}: run \`hd3 sync --data-dir ${given}\` first (or leave out --data-dir to serve the sample database).`,
+      `no synced data in ${dir}: run \`hd3 sync --data-dir ${dir}\` first (or leave out --data-dir to serve the sample database).`,
     );
   }
   note(context, `serving local data in ${dir}`);
@@ -203,7 +198,7 @@ export async function run(context: CommandContext): Promise<number> {
       logger: stderrLogger(context),
     });
   } catch (error) {
-    throw asFlagError(error, context, FLAG_OF_LIMIT);
+    throw asFlagError(error, context, LIMIT_FLAGS);
   }
   const address = await listen(server, portNumber, hostName);
   const fresh = data.store === undefined ? undefined : keepFresh(context, data.store, data.engine, interval);
