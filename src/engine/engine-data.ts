@@ -307,3 +307,9 @@ function* loadSteps(
   specs ??= readSpecs(specsRoot, sources.specsFile, true);
   return yield* assembleSteps(specs, treesPart, sources, options, startedAt);
 }
+
+/** What an engine says about its data (a `LocalEngine`'s `dataInfo`), else `undefined`. */
+export function dataInfoOf(engine: unknown): EngineDataInfo | undefined {
+  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
+  return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
+}
