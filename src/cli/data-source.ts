@@ -47,9 +47,6 @@ export interface AnswerSource {
   whatHas(property: string, value: string): Promise<WhatHasReply>;
 }
 
-/** File names of a synced cache directory. */
-export const CACHE_FILES = { specs: "hd3specs.json", trees: "hd3trees.json" } as const;
-
 /** True when the directory holds a non-empty synced specs file and trees file. */
 async function hasSyncedData(dir: string): Promise<boolean> {
   const { hasCachedData } = await import("../store/data-store.js");

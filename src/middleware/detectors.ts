@@ -8,17 +8,6 @@ import type { EngineHandle } from "./device-resolver.js";
 import { type DirEngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
 import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
 
-const SPECS_FILE = SPECS_FILE_NAME;
-const TREES_FILE = TREES_FILE_NAME;
-
-/**
- * Whether `dir` holds a pair to load (the synchronous twin of the store's `hasCachedData`, since
- * the middleware decides its mode at construction).
- */
-export function hasLocalData(dir: string): boolean {
-  return hasPairSync(dir);
-}
-
 /** A handle on an engine that is already loaded. */
 export function loadedEngine(engine: Detector): EngineHandle {
   const ready = Promise.resolve(engine);
@@ -48,18 +37,18 @@ export function chooseDetectors(options: ResolvedOptions, loader?: EngineLoader)
   if (cloud === undefined && credentials !== undefined) {
     cloud = new HdClient({ ...credentials, logger });
   }
-  const dirHasData = cacheDir !== undefined && hasLocalData(cacheDir);
+  const dirHasData = cacheDir !== undefined && hasPairSync(cacheDir);
   if (cacheDir !== undefined && !dirHasData) {
     if (options.mode === "local") {
       throw new HdOptionError(
         "cacheDir",
-        `${JSON.stringify(cacheDir)} holds no ${SPECS_FILE} and ${TREES_FILE}: download them first (\`hd3 sync\`), or use mode "cloud".`,
+        `${JSON.stringify(cacheDir)} holds no ${SPECS_FILE_NAME} and ${TREES_FILE_NAME}: download them first (\`hd3 sync\`), or use mode "cloud".`,
       );
     }
     if (cloud === undefined) {
       throw new HdOptionError(
         "cacheDir",
-        `${JSON.stringify(cacheDir)} holds no ${SPECS_FILE} and ${TREES_FILE}, and no cloud client is configured: download the data first (\`hd3 sync\`) or give credentials.`,
+        `${JSON.stringify(cacheDir)} holds no ${SPECS_FILE_NAME} and ${TREES_FILE_NAME}, and no cloud client is configured: download the data first (\`hd3 sync\`) or give credentials.`,
       );
     }
   }

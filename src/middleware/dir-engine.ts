@@ -1,7 +1,7 @@
 // The engine of a cache directory: loaded once per directory per process, and following the directory's syncs.
 
 import { resolve } from "node:path";
-import type { EngineDataInfo } from "../engine/engine-data.js";
+import { dataInfoOf, type EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";
@@ -72,12 +72,6 @@ async function defaultReloader(dir: string, logger: Logger): Promise<Detector> {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/** What an engine says about its data (a `LocalEngine` says it), else `undefined`. */
-function dataInfoOf(engine: Detector | undefined): EngineDataInfo | undefined {
-  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
-  return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The middleware's counters (memo, cloud, outcomes) and the snapshot `middleware.metrics()` returns.
 
+import { dataInfoOf } from "../engine/engine-data.js";
 import type { BreakerState } from "./breaker.js";
 import type { DeviceSource } from "./device.js";
 
@@ -267,10 +268,8 @@ const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part /
 
 /** Reads `dataInfo` of an engine that has one (a `LocalEngine`). */
 function dataOf(engine: unknown, now: number): HandsetDetectionMetrics["local"]["data"] {
-  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo as
-    | { specsGenerated?: unknown; treesGenerated?: unknown; loadedAt?: unknown }
-    | undefined;
-  if (typeof info !== "object" || info === null || !(info.loadedAt instanceof Date)) return undefined;
+  const info = dataInfoOf(engine);
+  if (info === undefined || !(info.loadedAt instanceof Date)) return undefined;
   const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
   return {
     specsGenerated: text(info.specsGenerated),

@@ -16,6 +16,7 @@ import {
   optionsObject,
   stringOption,
 } from "../options.js";
+import { SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-layout.js";
 import type {
   Detector,
   DeviceRecord,
@@ -45,7 +46,7 @@ import {
 } from "./wire-replies.js";
 
 /** File names of a data directory, as fetchspecs and fetchtrees download them. */
-export const DATA_FILE_NAMES = { specs: "hd3specs.json", trees: "hd3trees.json" } as const;
+export const DATA_FILE_NAMES = { specs: SPECS_FILE_NAME, trees: TREES_FILE_NAME } as const;
 
 /** Default largest request body, in bytes (the same as `express.json()`). */
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024;

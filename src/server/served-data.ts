@@ -15,10 +15,10 @@ function inside(dir: string, file: string): boolean {
 }
 
 /** The files the engine loaded (a `LocalEngine`'s `dataInfo`), when both lie in `dir`. */
-function engineFilesIn(engine: object, dir: string): ServedFiles | undefined {
-  const info = (engine as { dataInfo?: { specsFile?: unknown; treesFile?: unknown } }).dataInfo;
-  const specsFile = info?.specsFile;
-  const treesFile = info?.treesFile;
+async function engineFilesIn(engine: object, dir: string): Promise<ServedFiles | undefined> {
+  // Imported on use: importing the server loads none of the engine's modules until a download needs one.
+  const { dataInfoOf } = await import("../engine/engine-data.js");
+  const { specsFile, treesFile } = dataInfoOf(engine) ?? {};
   if (typeof specsFile !== "string" || typeof treesFile !== "string") return undefined;
   return inside(dir, specsFile) && inside(dir, treesFile) ? { specsFile, treesFile } : undefined;
 }
@@ -36,7 +36,8 @@ export async function servedFiles(
   named: ServedFiles,
 ): Promise<ServedFiles> {
   if (dataDir === undefined || (named.specsFile !== undefined && named.treesFile !== undefined)) return named;
-  const pair = engineFilesIn(engine, dataDir) ?? (await currentPair(dataDir).catch(() => flatPair(dataDir)));
+  const pair =
+    (await engineFilesIn(engine, dataDir)) ?? (await currentPair(dataDir).catch(() => flatPair(dataDir)));
   return {
     specsFile: named.specsFile ?? pair.specsFile,
     treesFile: named.treesFile ?? pair.treesFile,

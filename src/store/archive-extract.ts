@@ -74,7 +74,7 @@ export class ArchiveReader {
       );
     });
     try {
-      const contents = { ...(await sortEntries(file, zip)), notices: noticesOf(zip.comment) };
+      const contents = await sortEntries(file, zip);
       if (contents.devices.length === 0) throw dataError(file, "it holds no Device_<id>.json entry");
       if (contents.trees.length === 0) throw dataError(file, "it holds no <tree name>.json entry");
       return new ArchiveReader(file, zip, contents);
@@ -133,8 +133,9 @@ function dataError(file: string, problem: string): HdDataError {
   return new HdDataError(`The archive ${file} is unusable: ${problem}.`, { file });
 }
 
-function sortEntries(file: string, zip: ZipFile): Promise<Omit<ArchiveContents, "notices">> {
-  const contents: Omit<ArchiveContents, "notices"> = { devices: [], extras: [], trees: [], ignored: [] };
+function sortEntries(file: string, zip: ZipFile): Promise<ArchiveContents> {
+  const notices = noticesOf(zip.comment);
+  const contents: ArchiveContents = { devices: [], extras: [], trees: [], ignored: [], notices };
   const seen = new Set<string>();
   return new Promise((resolve, reject) => {
     zip.on("entry", (entry: Entry) => {

@@ -140,8 +140,10 @@ function layoutOf(dir: string, file: string, text: string | undefined): DataLayo
   };
 }
 
-function missing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException).code === "ENOENT";
+/** What a failed read of the pointer means: none there (`undefined`), else an unusable pointer. */
+function noPointer(file: string, error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+  throw pointerError(file, (error as Error).message);
 }
 
 /**
@@ -152,13 +154,7 @@ function missing(error: unknown): boolean {
  */
 export async function readLayout(dir: string): Promise<DataLayout> {
   const file = join(dir, POINTER_FILE_NAME);
-  let text: string | undefined;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (!missing(error)) throw pointerError(file, (error as Error).message);
-  }
-  return layoutOf(dir, file, text);
+  return layoutOf(dir, file, await readFile(file, "utf8").catch((error: unknown) => noPointer(file, error)));
 }
 
 /** {@link readLayout}, synchronously (a middleware deciding its mode at construction). */
@@ -168,7 +164,7 @@ export function readLayoutSync(dir: string): DataLayout {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    if (!missing(error)) throw pointerError(file, (error as Error).message);
+    text = noPointer(file, error);
   }
   return layoutOf(dir, file, text);
 }

@@ -85,6 +85,19 @@ export const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
   fileSystem: true,
 };
 
+/** True when both files of `pair` are non-empty files. */
+async function pairUsable(pair: DataPair | undefined, fileSystem: StoreFileSystem): Promise<boolean> {
+  const usable = async (file: string): Promise<boolean> => {
+    try {
+      const info = await fileSystem.stat(file);
+      return info.isFile() && info.size > 0;
+    } catch {
+      return false;
+    }
+  };
+  return pair !== undefined && (await usable(pair.specsFile)) && (await usable(pair.treesFile));
+}
+
 /**
  * True when a cache directory holds a pair to load: the generation its pointer names (or the
  * previous one), else (no pointer) a non-empty `hd3specs.json` and `hd3trees.json`. Whether the
@@ -94,23 +107,16 @@ export async function hasCachedData(
   dir: string,
   fileSystem: StoreFileSystem = nodeStoreFileSystem,
 ): Promise<boolean> {
-  const usable = async (file: string): Promise<boolean> => {
-    try {
-      const info = await fileSystem.stat(file);
-      return info.isFile() && info.size > 0;
-    } catch {
-      return false;
-    }
-  };
-  const pairUsable = async (pair: DataPair | undefined): Promise<boolean> =>
-    pair !== undefined && (await usable(pair.specsFile)) && (await usable(pair.treesFile));
   let layout: DataLayout;
   try {
     layout = await readLayout(dir);
   } catch {
     return false;
   }
-  return (await pairUsable(layout.current)) || (layout.pointer && (await pairUsable(layout.previous)));
+  return (
+    (await pairUsable(layout.current, fileSystem)) ||
+    (layout.pointer && (await pairUsable(layout.previous, fileSystem)))
+  );
 }
 
 function reason(error: unknown): string {
@@ -309,39 +315,36 @@ export class DataStore {
     }
   }
 
-  /** A temporary file name beside `file`, owned by this process until `release` is called. */
-  private temporary(file: string): { path: string; release(): void } {
+  /** A temporary file name beside `file`, owned by this process until `done` is called. */
+  private temporary(file: string): { path: string; done(): void } {
     const path = `${file}.${ownTag()}.tmp`;
-    const held = claim(basename(path));
-    return { path, release: held.done };
+    return { path, done: claim(basename(path)).done };
   }
 
   private async runSync(source: DataSource, options: SyncOptions): Promise<SyncResult> {
     const started = performance.now();
     const fs = this.fs;
-    try {
-      await fs.mkdir(this.dir);
-    } catch (error) {
-      throw syncError(`creating ${this.dir}`, error);
-    }
+    const written: string[] = [];
+    /** Runs one step of the sync; its failure removes what the sync wrote and names the step. */
+    const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        await this.removeQuietly(...written);
+        throw syncError(what, error);
+      }
+    };
+    await step(`creating ${this.dir}`, () => fs.mkdir(this.dir));
     await this.removeLeftovers();
 
     const generation = newGenerationName();
-    const held = [claim(generation)];
+    const generationDir = join(this.dir, generation);
     const pointerTemp = this.temporary(this.pointerFile);
-    held.push({ done: pointerTemp.release });
-    const written: string[] = [join(this.dir, generation), pointerTemp.path];
-    const fail = async (step: string, cause: unknown): Promise<never> => {
-      await this.removeQuietly(...written);
-      throw syncError(step, cause);
-    };
+    const held = [claim(generation), pointerTemp];
+    written.push(generationDir, pointerTemp.path);
     try {
       const pair = generationFiles(this.dir, generation);
-      try {
-        await fs.mkdir(join(this.dir, generation));
-      } catch (error) {
-        return await fail(`creating ${join(this.dir, generation)}`, error);
-      }
+      await step(`creating ${generationDir}`, () => fs.mkdir(generationDir));
 
       // 1. Download both files into the new generation directory.
       const download = (file: "specs" | "trees", toFile: string) => {
@@ -361,57 +364,31 @@ export class DataStore {
         };
         return file === "specs" ? source.fetchSpecs(request) : source.fetchTrees(request);
       };
-      let specsBytes = 0;
-      let treesBytes = 0;
-      try {
-        specsBytes = (await download("specs", pair.specsFile)).bytes;
-      } catch (error) {
-        return await fail("downloading the specs", error);
-      }
-      try {
-        treesBytes = (await download("trees", pair.treesFile)).bytes;
-      } catch (error) {
-        return await fail("downloading the trees", error);
-      }
+      const specsBytes = (await step("downloading the specs", () => download("specs", pair.specsFile))).bytes;
+      const treesBytes = (await step("downloading the trees", () => download("trees", pair.treesFile))).bytes;
 
       // 2. Validate by building the complete new data set (what the engine will use).
-      let data: EngineData;
-      try {
-        data = await LocalEngine.loadData(pair.specsFile, pair.treesFile, {
-          logger: this.logger,
-          matcher: this.matcher,
-        });
-      } catch (error) {
-        return await fail("validating the downloaded data", error);
-      }
+      const data = await step("validating the downloaded data", () =>
+        LocalEngine.loadData(pair.specsFile, pair.treesFile, { logger: this.logger, matcher: this.matcher }),
+      );
 
       // 3. Flush the generation, find the previous pair to keep, and switch the pointer.
-      let record: GenerationRecord;
-      let previous: GenerationRecord | undefined;
-      try {
+      const record = await step("flushing the downloaded files", async (): Promise<GenerationRecord> => {
         await fs.fsync(pair.specsFile);
         await fs.fsync(pair.treesFile);
-        await fs.fsync(join(this.dir, generation));
-        record = {
+        await fs.fsync(generationDir);
+        return {
           generation,
           specsBytes: (await fs.stat(pair.specsFile)).size,
           treesBytes: (await fs.stat(pair.treesFile)).size,
         };
-      } catch (error) {
-        return await fail("flushing the downloaded files", error);
-      }
-      try {
-        previous = await this.previousGeneration(held, written);
-      } catch (error) {
-        return await fail("keeping the previous data", error);
-      }
-      try {
+      });
+      const previous = await step("keeping the previous data", () => this.previousGeneration(held, written));
+      await step(`switching ${this.pointerFile} to the new data`, async () => {
         await fs.writeFile(pointerTemp.path, pointerText(record, previous));
         await fs.fsync(pointerTemp.path);
         await fs.rename(pointerTemp.path, this.pointerFile);
-      } catch (error) {
-        return await fail(`switching ${this.pointerFile} to the new data`, error);
-      }
+      });
       try {
         await fs.fsync(this.dir);
       } catch (error) {
@@ -419,8 +396,9 @@ export class DataStore {
       }
 
       // 4. The new pair is in use on disk: refresh the flat copies, prune, swap the engine's data.
+      // The claims still held keep nothing from the pruning: the pointer names both generations
+      // and the pointer's temporary file was renamed away.
       await this.refreshFlatCopies(pair);
-      for (const claimHeld of held.splice(0)) claimHeld.done();
       await this.removeLeftovers();
       const previousInfo = this.current?.dataInfo;
       const engine = this.install(data);
@@ -458,7 +436,7 @@ export class DataStore {
       }
       return undefined;
     }
-    if (!(await hasCachedData(this.dir, this.fs)) || layout === undefined) return undefined;
+    if (layout === undefined || !(await pairUsable(layout.current, this.fs))) return undefined;
     const generation = newGenerationName();
     held.push(claim(generation));
     written.push(join(this.dir, generation));
@@ -499,7 +477,7 @@ export class DataStore {
         );
         return;
       } finally {
-        temp.release();
+        temp.done();
       }
     }
   }

@@ -8,9 +8,13 @@ export interface StoreFileSystem {
   mkdir(dir: string): Promise<void>;
   stat(file: string): Promise<{ size: number; isFile(): boolean }>;
   rename(from: string, to: string): Promise<void>;
-  unlink(file: string): Promise<void>;
-  /** Copies (or hard-links) `from` to `to`, which must not exist. */
-  copy(from: string, to: string): Promise<void>;
+  /** Removes a file. No longer used by the store (it removes with `remove`). */
+  unlink?(file: string): Promise<void>;
+  /**
+   * Copies (or hard-links) `from` to `to`, which must not exist. No longer used by the store (it
+   * copies with `copyFile`).
+   */
+  copy?(from: string, to: string): Promise<void>;
   /**
    * Copies `from` to `to`, which must not exist, as a file of its own (never a hard link: a
    * write into one must not change the other). Default: Node's, cloning where the file system can.
