@@ -2,7 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import type { HdClientOptions } from "../client/options.js";
-import { isHdNotFoundError } from "../errors.js";
+import { isHdNotFoundError, sentence } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
   DetectReply,
@@ -23,7 +23,7 @@ import {
   note,
   timeoutMs,
 } from "./context.js";
-import { CliError, oneFullStop, UsageError } from "./exit-codes.js";
+import { CliError, UsageError } from "./exit-codes.js";
 
 /** The data sources `--source` accepts. */
 export const SOURCE_KINDS = ["auto", "local", "cloud", "sample"] as const;
@@ -57,7 +57,7 @@ async function hasSyncedData(dir: string): Promise<boolean> {
 export function stderrLogger(context: CommandContext): Logger {
   return {
     warn(message) {
-      context.io.stderr.write(`hd3: warning: ${oneFullStop(message)}\n`);
+      context.io.stderr.write(`hd3: warning: ${sentence(message)}\n`);
     },
   };
 }

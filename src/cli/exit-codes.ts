@@ -96,9 +96,6 @@ function hintFor(code: ExitCode, error: unknown): string | undefined {
   return undefined;
 }
 
-/** Kept for `data-source.ts` until it imports `sentence` from the errors module. */
-export { sentence as oneFullStop } from "../errors.js";
-
 /**
  * The lines to print for an error: `hd3: <message>.` plus a hint. Known errors show their message
  * only; anything else is reported as unexpected. `secrets` are blanked out of the text.

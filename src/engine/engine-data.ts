@@ -299,9 +299,3 @@ function* buildSteps(
   specsData ??= readSpecs(specsRoot, sources.specsFile, owned);
   return yield* assembleSteps(specsData, treesPart, sources, options, startedAt);
 }
-
-/** What an engine says about its data (a `LocalEngine`'s `dataInfo`), else `undefined`. */
-export function dataInfoOf(engine: unknown): EngineDataInfo | undefined {
-  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
-  return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
-}

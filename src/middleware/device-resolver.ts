@@ -2,6 +2,7 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import type { CacheEntry } from "../cache/types.js";
+import { dataInfoOf } from "../engine/data-info.js";
 import { HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
 import { foundSpecificDevice, isCrawler } from "./bots.js";
@@ -255,7 +256,7 @@ export class DeviceResolver {
    * remembered.
    */
   #dataChanged(): number {
-    const info = (this.#c.engine?.current() as { dataInfo?: unknown } | undefined)?.dataInfo;
+    const info = dataInfoOf(this.#c.engine?.current());
     if (info !== this.#dataInfo) {
       if (this.#dataInfo !== undefined) this.#dataChangedAt = Date.now();
       this.#dataInfo = info;

@@ -1,7 +1,8 @@
 // The engine of a cache directory: loaded once per directory per process, and following the directory's syncs.
 
 import { resolve } from "node:path";
-import { dataInfoOf, type EngineDataInfo } from "../engine/engine-data.js";
+import { dataInfoOf } from "../engine/data-info.js";
+import type { EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";

@@ -1,6 +1,6 @@
 // The middleware's counters (memo, cloud, outcomes) and the snapshot `middleware.metrics()` returns.
 
-import { dataInfoOf } from "../engine/engine-data.js";
+import { dataInfoOf } from "../engine/data-info.js";
 import type { BreakerState } from "./breaker.js";
 import type { DeviceSource } from "./device.js";
 

@@ -1,6 +1,7 @@
 // Which specs and trees files the downloads serve: the pair the engine answers from, when it came from the data directory.
 
 import { isAbsolute, relative, resolve } from "node:path";
+import { dataInfoOf } from "../engine/data-info.js";
 import { currentPair, flatPair } from "../store/data-layout.js";
 
 /** The files fetchspecs, fetchtrees and fetcharchive read; `undefined` when none is configured. */
@@ -15,9 +16,7 @@ function inside(dir: string, file: string): boolean {
 }
 
 /** The files the engine loaded (a `LocalEngine`'s `dataInfo`), when both lie in `dir`. */
-async function engineFilesIn(engine: object, dir: string): Promise<ServedFiles | undefined> {
-  // Imported on use: importing the server loads none of the engine's modules until a download needs one.
-  const { dataInfoOf } = await import("../engine/engine-data.js");
+function engineFilesIn(engine: object, dir: string): ServedFiles | undefined {
   const { specsFile, treesFile } = dataInfoOf(engine) ?? {};
   if (typeof specsFile !== "string" || typeof treesFile !== "string") return undefined;
   return inside(dir, specsFile) && inside(dir, treesFile) ? { specsFile, treesFile } : undefined;
@@ -36,8 +35,7 @@ export async function servedFiles(
   named: ServedFiles,
 ): Promise<ServedFiles> {
   if (dataDir === undefined || (named.specsFile !== undefined && named.treesFile !== undefined)) return named;
-  const pair =
-    (await engineFilesIn(engine, dataDir)) ?? (await currentPair(dataDir).catch(() => flatPair(dataDir)));
+  const pair = engineFilesIn(engine, dataDir) ?? (await currentPair(dataDir).catch(() => flatPair(dataDir)));
   return {
     specsFile: named.specsFile ?? pair.specsFile,
     treesFile: named.treesFile ?? pair.treesFile,

@@ -1,0 +1,9 @@
+// What an engine says about its data, read without loading the engine's modules.
+
+import type { EngineDataInfo } from "./engine-data.js";
+
+/** What an engine says about its data (a `LocalEngine`'s `dataInfo`), else `undefined`. */
+export function dataInfoOf(engine: unknown): EngineDataInfo | undefined {
+  const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
+  return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
+}
