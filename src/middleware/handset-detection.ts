@@ -208,13 +208,14 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
   ): void => {
     const device = forVisitor(detected, picked);
     req.device = device;
+    const locals = res.locals;
     // A plain http server's response has no `locals`.
-    if (res.locals !== undefined) {
-      res.locals.device = device;
+    if (locals !== undefined) {
+      locals.device = device;
       if (pageScript !== undefined) {
         // Under a mount path (`app.use("/shop", ...)`) the script is served under it too.
         const { baseUrl } = req;
-        res.locals.deviceScriptTag = baseUrl ? pageScript.tagUnder(baseUrl) : pageScript.tag;
+        locals.deviceScriptTag = baseUrl ? pageScript.tagUnder(baseUrl) : pageScript.tag;
       }
     }
     metrics.requests++;

@@ -106,6 +106,12 @@ const COMPARISONS: readonly Comparison[] = [
     base: "floor",
     other: "leastMemo",
   },
+  {
+    label:
+      "Express 5: memo hit / least memo hit (what the package does beyond a hand-written memo: expiry, language, hints, page script, metrics)",
+    base: "leastMemo",
+    other: "memo",
+  },
   { label: "Express 4: memo hit / bare", base: "bare4", other: "memo4", target: 95 },
   {
     label: "control: bare, hinted requests / bare (what the hinted request's bytes cost any app)",
