@@ -7,10 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTestServer } from "../support/api-test-server.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { type BuiltPackage, builtPackage, type Hd3Result, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
-
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 
 let built: BuiltPackage;
 
@@ -46,7 +44,7 @@ describe("the hd3 binary", () => {
   });
 
   it("detects from the sample database shipped in data/, and exits 5 when nothing matches", async () => {
-    const found = await runHd3(built, ["detect", GALAXY_S24]);
+    const found = await runHd3(built, ["detect", GALAXY_S24_UA]);
     expect(found.code).toBe(0);
     expect(found.stdout).toMatch(/^Samsung Galaxy S24 \(Mobile\)\n/);
     expect(found.stderr).toContain("SAMPLE database");
@@ -112,7 +110,7 @@ describe("the hd3 binary piped into a reader that goes away", () => {
     [["models", "Google"], "Chromecast with Google TV\n"],
     [["view", "Google", "Pixel 8"], /^general_vendor +Google\n$/],
     [["whathas", "general_type", "Mobile"], /^id +vendor +model\n$/],
-    [["detect", GALAXY_S24], "Samsung Galaxy S24 (Mobile)\n"],
+    [["detect", GALAXY_S24_UA], "Samsung Galaxy S24 (Mobile)\n"],
   ] as const)("hd3 %j | head -n 1 prints one line and ends quietly with exit code 0", async (args, first) => {
     const result = await pipeHd3Into("head -n 1", [...args, "--quiet"]);
     expect(result.stderr).toBe("");

@@ -7,23 +7,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { makeScratch, REPO_ROOT, type Scratch } from "./support/hd3-binary.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
+import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { runHd3InProcess } from "./support/run-cli.js";
 
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 const IPHONE_SAFARI =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
-let tmp: Scratch;
-
-beforeAll(() => {
-  tmp = makeScratch();
-});
-
-afterAll(() => {
-  tmp?.remove();
-});
+const tmp = scratchForFile();
 
 /** `hd3 ...args` with a private HOME and cache folder and only `env` for environment. */
 const hd3 = (args: readonly string[], env?: Record<string, string>) => runHd3InProcess(tmp, args, env);
@@ -73,7 +64,7 @@ describe("hd3 basics", () => {
 
 describe("hd3 on the sample database (no credentials, no synced data)", () => {
   it("detects a device and prints a table, saying the sample database answers", async () => {
-    const result = await hd3(["detect", GALAXY_S24]);
+    const result = await hd3(["detect", GALAXY_S24_UA]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Samsung Galaxy S24 \(Mobile\)\n/);
     expect(result.stdout).toMatch(/general_platform_version\s+14\n/);
@@ -100,7 +91,7 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("takes extra headers with --header, the user-agent included", async () => {
-    const result = await hd3(["detect", "--json", "-q", "--header", `User-Agent: ${GALAXY_S24}`]);
+    const result = await hd3(["detect", "--json", "-q", "--header", `User-Agent: ${GALAXY_S24_UA}`]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
@@ -195,7 +186,7 @@ describe("hd3 bad usage", () => {
   });
 
   it.each([
-    ["detect", GALAXY_S24],
+    ["detect", GALAXY_S24_UA],
     ["vendors"],
     ["models", "Google"],
     ["view", "Google", "Pixel 8"],
@@ -263,7 +254,7 @@ describe("hd3 on synced local data", () => {
     const dir = tmp.scratch("synced");
     copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
     copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
-    const result = await hd3(["detect", GALAXY_S24], { HD_DATA_DIR: dir });
+    const result = await hd3(["detect", GALAXY_S24_UA], { HD_DATA_DIR: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`using local data in ${dir}`);
     expect(result.stdout).toContain("Galaxy S24");

@@ -6,15 +6,14 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { makeScratch, REPO_ROOT, type Scratch } from "./support/hd3-binary.js";
+import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { runHd3InProcess } from "./support/run-cli.js";
 
-let tmp: Scratch;
+const tmp = scratchForFile();
 let server: ApiTestServer;
 let closedPortUrl: string;
 
 beforeAll(async () => {
-  tmp = makeScratch();
   server = await ApiTestServer.start({ username: "msg-user", secret: "msg-secret-123" });
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
@@ -26,7 +25,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  tmp?.remove();
 });
 
 /** The error paths, as functions of the scratch folder: argv and environment. */

@@ -14,6 +14,7 @@ import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
 import { missingCommand, skipWhenMissing } from "../support/requirements.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { type BuiltPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import {
   countingForwarder,
@@ -23,8 +24,6 @@ import {
   SERVE_USERS as USERS,
 } from "./support/hd3-serve.js";
 
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 
@@ -72,7 +71,7 @@ describe("hd3 serve on the sample database", () => {
     const forwarder = await countingForwarder(server.url);
     const client = clientOf(forwarder.url);
     try {
-      const detected = await client.detect({ "user-agent": GALAXY_S24 });
+      const detected = await client.detect({ "user-agent": GALAXY_S24_UA });
       expect(detected).toMatchObject({
         status: 0,
         class: "Mobile",
@@ -210,7 +209,7 @@ describe.skipIf(skipCurl)("hd3 serve with curl --digest", () => {
     const detect = await curl(
       `${url}/apiv3/site/detect/1.json`,
       secret,
-      JSON.stringify({ "user-agent": GALAXY_S24 }),
+      JSON.stringify({ "user-agent": GALAXY_S24_UA }),
     );
     expect(detect.httpStatus).toBe(200);
     expect(JSON.parse(detect.body)).toMatchObject({ status: 0, hd_specs: { general_model: "Galaxy S24" } });
@@ -252,7 +251,9 @@ describe("hd3 serve --data-dir", () => {
       server.child.kill("SIGHUP");
       await expect.poll(() => server.stderr(), { timeout: 10_000 }).toContain("reloaded");
       expect((await client.vendors()).vendor).toContain("Samsung");
-      expect((await client.detect({ "user-agent": GALAXY_S24 })).hd_specs?.general_model).toBe("Galaxy S24");
+      expect((await client.detect({ "user-agent": GALAXY_S24_UA })).hd_specs?.general_model).toBe(
+        "Galaxy S24",
+      );
     } finally {
       await client.close();
     }
@@ -289,7 +290,9 @@ describe("hd3 serve --data-dir", () => {
       await expect
         .poll(() => server.stderr(), { timeout: 5_000 })
         .toContain(`the data in ${dir} does not load, still serving the previous data`);
-      expect((await client.detect({ "user-agent": GALAXY_S24 })).hd_specs?.general_model).toBe("Galaxy S24");
+      expect((await client.detect({ "user-agent": GALAXY_S24_UA })).hd_specs?.general_model).toBe(
+        "Galaxy S24",
+      );
       const after = join(built.scratch("serve-follow-downloads"), "trees-after.json");
       await client.fetchTrees({ toFile: after });
       expect(readFileSync(after, "utf8")).toBe(readFileSync(inUse, "utf8"));
@@ -386,7 +389,7 @@ describe("hd3 sync --archive from hd3 serve", () => {
     expect(spans.length).toBeGreaterThan(3);
     for (const span of spans)
       expect(synced).toContain(`${JSON.stringify(span.name)}:${span.bytes.toString("utf8")}`);
-    const detected = await runHd3(built, ["detect", "--json", "--data-dir", dir, GALAXY_S24]);
+    const detected = await runHd3(built, ["detect", "--json", "--data-dir", dir, GALAXY_S24_UA]);
     expect(JSON.parse(detected.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
   });
 

@@ -4,22 +4,17 @@
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeScratch, type Scratch } from "./support/hd3-binary.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchForFile } from "./support/hd3-binary.js";
 import { SERVE_USERS as USERS } from "./support/hd3-serve.js";
 import { runHd3InProcess } from "./support/run-cli.js";
 
-let tmp: Scratch;
+const tmp = scratchForFile();
 let usersFile: string;
 
 beforeAll(() => {
-  tmp = makeScratch();
   usersFile = join(tmp.scratch("users"), "users.json");
   writeFileSync(usersFile, JSON.stringify(USERS));
-});
-
-afterAll(() => {
-  tmp?.remove();
 });
 
 /** `hd3 ...args` with a private HOME and cache folder. */

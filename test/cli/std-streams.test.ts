@@ -3,10 +3,11 @@
 // hd3-binary.e2e.test.ts.
 
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { quietWhenReaderGoes } from "../../src/cli/std-streams.js";
-import { makeScratch, type Scratch } from "./support/hd3-binary.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
+import { scratchForFile } from "./support/hd3-binary.js";
 
 /** A reader that takes the first write and then closes its end: later writes fail with EPIPE. */
 class ReaderOfOneWrite extends Writable {
@@ -21,18 +22,7 @@ class ReaderOfOneWrite extends Writable {
   }
 }
 
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
-
-let tmp: Scratch;
-
-beforeAll(() => {
-  tmp = makeScratch();
-});
-
-afterAll(() => {
-  tmp?.remove();
-});
+const tmp = scratchForFile();
 
 async function runWithClosingReader(args: readonly string[]) {
   const reader = new ReaderOfOneWrite();
@@ -61,7 +51,7 @@ describe("hd3 when the reader of stdout goes away", () => {
     [["models", "-q", "Google"], 0, "Chromecast with Google TV\n"],
     [["view", "-q", "Google", "Pixel 8"], 0, /^general_vendor +Google\n$/],
     [["whathas", "-q", "general_type", "Console"], 0, /^id +vendor +model\n$/],
-    [["detect", "-q", GALAXY_S24], 0, "Samsung Galaxy S24 (Mobile)\n\n"],
+    [["detect", "-q", GALAXY_S24_UA], 0, "Samsung Galaxy S24 (Mobile)\n\n"],
   ] as const)("hd3 %j ends quietly with exit code %i", async (args, exitCode, first) => {
     const result = await runWithClosingReader(args);
     expect(result.code).toBe(exitCode);

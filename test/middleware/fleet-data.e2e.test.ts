@@ -16,12 +16,11 @@ import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { recordingLogger } from "./helpers.js";
 import { TINY_SPECS, TINY_TREES } from "./tiny-data.js";
 
 const SAMPLE = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const USER = { username: "mirror", secret: "mirror-secret", downloads: true };
@@ -109,7 +108,7 @@ function steadyTraffic(): { stop(): Promise<Answer[]> } {
   const loop = (async () => {
     while (running) {
       answers.push(await visit(IPHONE));
-      answers.push(await visit(GALAXY_S24));
+      answers.push(await visit(GALAXY_S24_UA));
     }
   })();
   return {
@@ -136,8 +135,12 @@ const sync = (args: readonly string[] = []) => {
 
 describe("a middleware with cacheDir beside `hd3 sync`", () => {
   it("answers from the synced data within seconds of the sync, with no restart and no failed request", async () => {
-    expect(await visit(GALAXY_S24)).toMatchObject({ vendor: "Generic", model: "Android", source: "local" });
-    expect(await visit(GALAXY_S24)).toMatchObject({ model: "Android", source: "memo" });
+    expect(await visit(GALAXY_S24_UA)).toMatchObject({
+      vendor: "Generic",
+      model: "Android",
+      source: "local",
+    });
+    expect(await visit(GALAXY_S24_UA)).toMatchObject({ model: "Android", source: "memo" });
     expect(middleware.metrics().local.data?.specsGenerated).toBe("2024-01-01 00:00:00");
 
     const traffic = steadyTraffic();
@@ -145,7 +148,7 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
     expect(synced).toMatchObject({ code: 0 });
     const syncedAt = Date.now();
     await expect
-      .poll(async () => (await visit(GALAXY_S24)).model, { timeout: 5_000, interval: 50 })
+      .poll(async () => (await visit(GALAXY_S24_UA)).model, { timeout: 5_000, interval: 50 })
       .toBe("Galaxy S24");
     const seenAfterMs = Date.now() - syncedAt;
     const answers = await traffic.stop();
@@ -175,7 +178,7 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
     const answers = await traffic.stop();
 
     expect(answers.every((a) => a.status === 0)).toBe(true);
-    expect(await visit(GALAXY_S24)).toMatchObject({ model: "Galaxy S24" });
+    expect(await visit(GALAXY_S24_UA)).toMatchObject({ model: "Galaxy S24" });
     expect(events.find((e) => e.type === "data-reload-failed")).toMatchObject({ code: "ERR_HD_DATA" });
     expect(logger.warnings.some((w) => w.details?.code === "HD_DATA_RELOAD_FAILED")).toBe(true);
     const local = middleware.metrics().local;

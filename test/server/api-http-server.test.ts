@@ -13,14 +13,13 @@ import { LocalEngine } from "../../src/engine/local-engine.js";
 import { createApiHttpServer } from "../../src/server/api-http-server.js";
 import { createApiServer } from "../../src/server/api-server.js";
 import { acceptRawSpaces } from "../../src/server/raw-spaces.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { digestHeader } from "./digest-header.js";
 import { FakeEngine } from "./fake-engine.js";
 import { kitStyleRequest, rawExchange } from "./support/raw-http.js";
 
 const alice = { username: "alice", secret: "s3cret", downloads: true };
 const SPACED_VIEW = "/apiv3/device/view/Samsung/Galaxy S25 Ultra.json";
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 
 let engine: LocalEngine;
 const servers: Server[] = [];
@@ -88,7 +87,7 @@ describe("raw spaces on the request line", () => {
   it("are rewritten on every request of a keep-alive connection, bodies untouched", async () => {
     const port = await listen(createApiHttpServer({ engine, users: [alice], logger: { warn() {} } }));
     const detectUri = "/apiv3/site/detect/1.json";
-    const body = JSON.stringify({ "user-agent": GALAXY_S24, "x-note": "GET /a b HTTP/1.1\r\n\r\n" });
+    const body = JSON.stringify({ "user-agent": GALAXY_S24_UA, "x-note": "GET /a b HTTP/1.1\r\n\r\n" });
     const viewUri = SPACED_VIEW.replaceAll(" ", "%20");
     const pipelined =
       `POST ${detectUri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "s3cret", "POST", detectUri)}\r\n` +

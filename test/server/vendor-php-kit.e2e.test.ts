@@ -23,6 +23,7 @@ import {
   SHARED_DIR,
   skipWhenMissing,
 } from "../support/requirements.js";
+import { GALAXY_S24_UA } from "../support/user-agents.js";
 
 const KIT_COMPAT = join(SHARED_DIR, "vendor-kits/php8-compat.php");
 const REAL_TREES = join(SHARED_DIR, "hd3-real/hd3trees.json");
@@ -31,8 +32,6 @@ const SYNTH_SPECS = join(SHARED_DIR, "tools/synth-specs.mjs");
 const DRIVER = join(REPO_ROOT, "test/server/support/php-kit-driver.php");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
-const GALAXY_S24 =
-  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
 
 const skip = skipWhenMissing(
   "test/server/vendor-php-kit.e2e",
@@ -205,7 +204,7 @@ describe.skipIf(skip)("the vendor's PHP kit against hd3 serve, sample database",
 
   it("answers every cloud call, a model name with spaces included", async () => {
     const results = await runKit(port, { cache: built.scratch("kit-sample-cloud") }, [
-      ["siteDetect", { "user-agent": GALAXY_S24 }],
+      ["siteDetect", { "user-agent": GALAXY_S24_UA }],
       ["deviceVendors"],
       ["deviceModels", "Samsung"],
       ["deviceView", "Samsung", "Galaxy S25 Ultra"],

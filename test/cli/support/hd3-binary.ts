@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -39,6 +40,13 @@ export function makeScratch(prefix = "hd3-cli-"): Scratch {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A scratch folder for the calling test file, removed once its tests are done. */
+export function scratchForFile(prefix?: string): Scratch {
+  const scratch = makeScratch(prefix);
+  afterAll(() => scratch.remove());
+  return scratch;
 }
 
 /** The built package (`dist/`, built once per run by test/global-setup.ts) and a scratch folder. */

@@ -1,0 +1,5 @@
+// User-agents several test files detect on.
+
+/** Chrome's WebView on a Samsung Galaxy S24 (SM-S921B): a device of the embedded sample database. */
+export const GALAXY_S24_UA =
+  "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
