@@ -19,6 +19,10 @@ afterAll(async () => {
   await cleanup();
 });
 
+/** GET `path` with these request headers; the page must answer 200. */
+const page = (path: string, headers: Record<string, string>) =>
+  request(app).get(path).set(headers).expect(200);
+
 const heroWidth = (html: string): number | undefined => {
   const match = /<img id="hero" src="\/images\/hero\/(\d+)\.svg" width="(\d+)"/.exec(html);
   return match ? Number(match[2]) : undefined;
@@ -26,7 +30,7 @@ const heroWidth = (html: string): number | undefined => {
 
 describe("home page", () => {
   it("names an iPhone, its class, platform, browser and screen, and says the data is sample data", async () => {
-    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    const res = await page("/", { "User-Agent": IPHONE_UA });
     expect(res.type).toBe("text/html");
     expect(res.text).toContain('<h1 id="device-name">Apple iPhone</h1>');
     expect(res.text).toContain('data-class="Mobile"');
@@ -39,7 +43,7 @@ describe("home page", () => {
   });
 
   it("serves a phone the smallest hero image that covers its model's display, saying the width is typical", async () => {
-    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    const res = await page("/", { "User-Agent": IPHONE_UA });
     expect(heroWidth(res.text)).toBe(1280);
     // Every iPhone gets the generic record: its width is the model's, not this visitor's.
     expect(res.text).toContain("The typical display of this model is 1179 px wide");
@@ -48,11 +52,7 @@ describe("home page", () => {
   });
 
   it("keeps the model's typical width when the page script has measured the visitor's screen too", async () => {
-    const res = await request(app)
-      .get("/")
-      .set("User-Agent", IPHONE_UA)
-      .set("Cookie", "hd_screen=t5w390h844r3")
-      .expect(200);
+    const res = await page("/", { "User-Agent": IPHONE_UA, Cookie: "hd_screen=t5w390h844r3" });
     expect(res.text).toContain("The typical display of this model is 1179 px wide");
     expect(res.text).toContain(
       "<dt>Your screen (page script)</dt><dd>390 × 844 CSS px at 3x, 5 touch points</dd>",
@@ -60,7 +60,7 @@ describe("home page", () => {
   });
 
   it("names a Windows computer and serves it the defaultWidth hero image, its display width being unknown", async () => {
-    const res = await request(app).get("/").set("User-Agent", DESKTOP_UA).expect(200);
+    const res = await page("/", { "User-Agent": DESKTOP_UA });
     expect(res.text).toContain('<h1 id="device-name">Generic Windows PC</h1>');
     expect(res.text).toContain('data-class="Computer"');
     expect(res.text).toContain("<dd>Windows 10</dd>");
@@ -74,60 +74,52 @@ describe("home page", () => {
   });
 
   it("sizes the hero for the visitor's own screen when the page script measured it, and says so", async () => {
-    const res = await request(app)
-      .get("/")
-      .set("User-Agent", DESKTOP_UA)
-      .set("Cookie", "hd_screen=t0w1440h900r1")
-      .expect(200);
+    const res = await page("/", { "User-Agent": DESKTOP_UA, Cookie: "hd_screen=t0w1440h900r1" });
     expect(heroWidth(res.text)).toBe(1920);
     expect(res.text).toContain("Your display is 1440 px wide (measured by the page script)");
     expect(res.text).not.toContain("typical display");
   });
 
   it("says when no device matched, with the reply's status", async () => {
-    const res = await request(app).get("/").set("User-Agent", UNKNOWN_UA).expect(200);
+    const res = await page("/", { "User-Agent": UNKNOWN_UA });
     expect(res.text).toContain('<h1 id="device-name">Unknown device</h1>');
     expect(res.text).toContain("status 301");
   });
 
   it("escapes what the request sends before showing it", async () => {
-    const res = await request(app).get("/").set("User-Agent", '<script>alert("x")</script>').expect(200);
+    const res = await page("/", { "User-Agent": '<script>alert("x")</script>' });
     expect(res.text).not.toContain("<script>alert");
     expect(res.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
   });
 
   it("varies its responses on the detection headers", async () => {
-    const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
+    const res = await page("/", { "User-Agent": IPHONE_UA });
     expect(String(res.headers.vary).toLowerCase()).toContain("user-agent");
   });
 });
 
 describe("/shop", () => {
   it("gives a phone the mobile variant", async () => {
-    const res = await request(app).get("/shop").set("User-Agent", IPHONE_UA).expect(200);
+    const res = await page("/shop", { "User-Agent": IPHONE_UA });
     expect(res.text).toContain('data-variant="mobile"');
     expect(res.text).not.toContain('data-variant="desktop"');
   });
 
   it("gives a computer the desktop variant at the same URL", async () => {
-    const res = await request(app).get("/shop").set("User-Agent", DESKTOP_UA).expect(200);
+    const res = await page("/shop", { "User-Agent": DESKTOP_UA });
     expect(res.text).toContain('data-variant="desktop"');
     expect(res.text).not.toContain('data-variant="mobile"');
   });
 
   it("gives an unknown client the desktop variant", async () => {
-    const res = await request(app).get("/shop").set("User-Agent", UNKNOWN_UA).expect(200);
+    const res = await page("/shop", { "User-Agent": UNKNOWN_UA });
     expect(res.text).toContain('data-variant="desktop"');
   });
 });
 
 describe("/api/device", () => {
   it("answers req.device as JSON", async () => {
-    const res = await request(app)
-      .get("/api/device")
-      .set("User-Agent", IPHONE_UA)
-      .set("Accept", "application/json")
-      .expect(200);
+    const res = await page("/api/device", { "User-Agent": IPHONE_UA, Accept: "application/json" });
     expect(res.type).toBe("application/json");
     expect(res.body).toMatchObject({
       class: "Mobile",
@@ -143,27 +135,22 @@ describe("/api/device", () => {
   });
 
   it("answers an unknown device with status 301 and empty specs", async () => {
-    const res = await request(app).get("/api/device").set("User-Agent", UNKNOWN_UA).expect(200);
+    const res = await page("/api/device", { "User-Agent": UNKNOWN_UA });
     expect(res.body).toMatchObject({ class: "Unknown", status: 301, specs: { general_vendor: "" } });
   });
 
   it("answers JSON to a client that accepts anything, as fetch() does", async () => {
-    const res = await request(app)
-      .get("/api/device")
-      .set("User-Agent", IPHONE_UA)
-      .set("Accept", "*/*")
-      .expect(200);
+    const res = await page("/api/device", { "User-Agent": IPHONE_UA, Accept: "*/*" });
     expect(res.type).toBe("application/json");
     expect(String(res.headers.vary).toLowerCase()).toContain("accept");
   });
 
   it("shows a browser the JSON pretty-printed on a page that fits a phone, with a link back", async () => {
     const accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-    const res = await request(app)
-      .get("/api/device")
-      .set("User-Agent", "<b>Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Safari/604.1")
-      .set("Accept", accept)
-      .expect(200);
+    const res = await page("/api/device", {
+      "User-Agent": "<b>Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Safari/604.1",
+      Accept: accept,
+    });
     expect(res.type).toBe("text/html");
     expect(String(res.headers.vary).toLowerCase()).toContain("accept");
     expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
@@ -209,8 +196,8 @@ describe("assets", () => {
   });
 
   it("has a favicon: an SVG linked from every page, and /favicon.ico sent to it without a detection", async () => {
-    const page = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
-    expect(page.text).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
+    const home = await page("/", { "User-Agent": IPHONE_UA });
+    expect(home.text).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
     const icon = await request(app).get("/static/favicon.svg").expect(200);
     expect(icon.type).toBe("image/svg+xml");
     expect(String(icon.body)).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
