@@ -5,8 +5,10 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTestServer } from "../support/api-test-server.js";
+import { outputOf, textOf } from "../support/child-output.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { type BuiltPackage, builtPackage, type Hd3Result, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 
@@ -87,20 +89,12 @@ function pipeHd3Into(reader: string, args: readonly string[]): Promise<Hd3Result
       env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, ".cache") },
       stdio: ["ignore", "pipe", "pipe", "pipe"],
     });
-    let stdout = "";
-    let stderr = "";
-    let status = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (chunk: string) => {
-      status += chunk;
-    });
+    const { stdout, stderr } = outputOf(child);
+    const status = textOf(child.stdio[3] as Readable);
     child.on("error", reject);
-    child.on("close", () => resolve({ code: Number.parseInt(status, 10), stdout, stderr }));
+    child.on("close", () =>
+      resolve({ code: Number.parseInt(status(), 10), stdout: stdout(), stderr: stderr() }),
+    );
   });
 }
 

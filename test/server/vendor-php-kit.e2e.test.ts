@@ -16,6 +16,7 @@ import {
   serveFixture,
   SERVE_USERS as USERS,
 } from "../cli/support/hd3-serve.js";
+import { outputOf } from "../support/child-output.js";
 import {
   firstMissing,
   missingPhpWithZip,
@@ -113,22 +114,15 @@ function runKit(
     const child = spawn("php", [DRIVER], {
       env: { PATH: process.env.PATH ?? "", TMPDIR: temp, APC_MODE: "mem" },
     });
-    let out = "";
-    let err = "";
+    const { stdout, stderr } = outputOf(child);
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      err += chunk;
-    });
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
       try {
-        resolveRun(JSON.parse(out) as KitResult[]);
+        resolveRun(JSON.parse(stdout()) as KitResult[]);
       } catch {
-        reject(new Error(`the PHP kit driver exited with ${code}\n${err}${out.slice(0, 2000)}`));
+        reject(new Error(`the PHP kit driver exited with ${code}\n${stderr()}${stdout().slice(0, 2000)}`));
       }
     });
     child.stdin.end(JSON.stringify(job));

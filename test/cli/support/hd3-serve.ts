@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { outputOf } from "../../support/child-output.js";
 import { type BuiltPackage, builtPackage } from "./hd3-binary.js";
 
 /** The accounts of the users file the `hd3 serve` tests write: alice may download, bob may not. */
@@ -47,30 +48,23 @@ export function startServe(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  let err = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    err += chunk;
-  });
+  const { stdout, stderr } = outputOf(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`hd3 serve printed no URL within ${timeoutMs} ms\n${out}${err}`));
+      reject(new Error(`hd3 serve printed no URL within ${timeoutMs} ms\n${stdout()}${stderr()}`));
     }, timeoutMs);
     const onData = () => {
-      const url = /at (http:\/\/\S+)/.exec(out)?.[1];
+      const url = /at (http:\/\/\S+)/.exec(stdout())?.[1];
       if (url === undefined) return;
       clearTimeout(timer);
       child.stdout?.off("data", onData);
       resolve({
         child,
         url,
-        stdout: () => out,
-        stderr: () => err,
+        stdout,
+        stderr,
         exited,
         stop(signal = "SIGTERM") {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -81,7 +75,7 @@ export function startServe(
     child.stdout?.on("data", onData);
     exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`hd3 serve exited with ${code} before printing a URL\n${out}${err}`));
+      reject(new Error(`hd3 serve exited with ${code} before printing a URL\n${stdout()}${stderr()}`));
     });
   });
 }

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outputOf } from "../../support/child-output.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -44,18 +45,6 @@ function spawnExample(file: string, env: ExampleEnv, cwd: string): ChildProcess 
   });
 }
 
-function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return { stdout: () => stdout, stderr: () => stderr };
-}
-
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -80,7 +69,7 @@ async function withScratchDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
 export function runExample(file: string, env: ExampleEnv = {}): Promise<ExampleResult> {
   return withScratchDir(async (cwd) => {
     const child = spawnExample(file, env, cwd);
-    const output = collect(child);
+    const output = outputOf(child);
     const timer = setTimeout(() => child.kill("SIGKILL"), EXAMPLE_TIMEOUT_MS);
     try {
       const { code, signal } = await exited(child);
@@ -109,7 +98,7 @@ export interface RunningExample {
 export async function startExample(file: string, env: ExampleEnv = {}): Promise<RunningExample> {
   const cwd = await mkdtemp(join(tmpdir(), "hd-example-"));
   const child = spawnExample(file, { PORT: "0", ...env }, cwd);
-  const output = collect(child);
+  const output = outputOf(child);
   const ended = exited(child);
   const stop = async (): Promise<ExampleResult> => {
     child.kill("SIGTERM");
