@@ -247,6 +247,13 @@ export function describeOptionValue(value: unknown, secret = false): string {
   }
 }
 
+/** What kind of value this is, for a message that must not show it: `null`, `an array`, `an object`, `a string`, ... */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
 /** The text without its closing full stops, to go on with a sentence. */
 export function clause(text: string): string {
   return text.trimEnd().replace(/\.+$/, "");

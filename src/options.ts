@@ -1,7 +1,7 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
 import { refusedHeaderName } from "./detection-header-names.js";
-import { describeOptionValue, HdOptionError } from "./errors.js";
+import { describeOptionValue, HdOptionError, kindOf } from "./errors.js";
 import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
 
@@ -15,12 +15,6 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export type KnownOptions<T> = { readonly [K in keyof Required<T>]: true };
 
 const NOT_SHOWN = Symbol("not shown");
-
-/** What a value is, without showing it: `null`, `an array`, `a string`, ... */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
-}
 
 /**
  * Throws `HdOptionError` for `option`. The message reads `Invalid option \`x\`: <expected>` and,

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { isHdOptionError } from "../errors.js";
 import { EXIT_CODES, UsageError } from "./exit-codes.js";
-import { type FlagTable, type FlagValues, stringFlag } from "./flags.js";
+import { type FlagTable, type FlagValues, SOURCE_FLAGS, stringFlag } from "./flags.js";
 
 /** Where the CLI writes and what it reads from the environment. Replaceable for tests. */
 export interface CliIo {
@@ -85,7 +85,7 @@ export function givenDataDir(context: CommandContext): GivenDataDir | undefined 
   if (given === undefined) return undefined;
   return {
     dir: resolve(context.io.cwd, given),
-    givenAs: typeof context.flags["data-dir"] === "string" ? "--data-dir" : "HD_DATA_DIR",
+    givenAs: typeof context.flags["data-dir"] === "string" ? "--data-dir" : SOURCE_FLAGS["data-dir"].env,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Response } from "undici";
 import { open as openZip } from "yauzl";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import { apiErrorFromBody, protocolError, type ReplyContext } from "./normalise.js";
-import { HEAD_BYTES, streamToFile } from "./stream-to-file.js";
+import { checkAnnouncedLength, HEAD_BYTES, streamToFile } from "./stream-to-file.js";
 import type { AttemptControl } from "./transport.js";
 
 /** Options of `fetchArchive`: the archive is a ZIP file, so it always goes to `toFile`. */
@@ -42,7 +42,8 @@ export async function downloadArchiveToFile(
   return streamToFile(response, context, control, {
     file,
     onProgress: options.onProgress,
-    check: async ({ bytes, head, totalBytes }) => {
+    check: async (streamed) => {
+      const { bytes, head } = streamed;
       if (!ZIP_MAGIC.some((magic) => head.subarray(0, 4).equals(magic))) {
         const text = head.toString("utf8");
         const apiError = bytes <= HEAD_BYTES ? apiErrorFromBody(text, context) : undefined;
@@ -54,9 +55,7 @@ export async function downloadArchiveToFile(
             : "the reply is not a ZIP archive",
         );
       }
-      if (totalBytes !== undefined && bytes !== totalBytes) {
-        throw protocolError(context, `received ${bytes} bytes but the server announced ${totalBytes}`);
-      }
+      checkAnnouncedLength(streamed, context);
       try {
         if ((await countZipEntries(file)) === 0) throw new Error("it has no entries");
       } catch (error) {

@@ -4,7 +4,7 @@ import type { Response } from "undici";
 import { JsonObjectScanner } from "./json-scanner.js";
 import { parseJsonReply, protocolError, type ReplyContext } from "./normalise.js";
 import { announcedLength, readText } from "./read-body.js";
-import { HEAD_BYTES, progressReporter, streamToFile } from "./stream-to-file.js";
+import { checkAnnouncedLength, HEAD_BYTES, progressReporter, streamToFile } from "./stream-to-file.js";
 import type { AttemptControl } from "./transport.js";
 
 /** Download progress, reported after every chunk received. */
@@ -80,12 +80,11 @@ export async function downloadToFile(
       const early = scanner.problemSoFar;
       if (early !== undefined) throw protocolError(context, early);
     },
-    check: ({ bytes, head, totalBytes }) => {
+    check: (streamed) => {
+      const { bytes, head } = streamed;
       const problem = scanner.finish();
       if (problem !== undefined) throw protocolError(context, problem);
-      if (totalBytes !== undefined && bytes !== totalBytes) {
-        throw protocolError(context, `received ${bytes} bytes but the server announced ${totalBytes}`);
-      }
+      checkAnnouncedLength(streamed, context);
       if (bytes <= HEAD_BYTES) {
         validate(
           parseJsonReply(head.toString("utf8"), context, response.headers.get("content-type")),

@@ -43,6 +43,13 @@ export interface Streamed {
   readonly totalBytes: number | undefined;
 }
 
+/** Throws unless the bytes written are as many as the server announced (when it announced a size). */
+export function checkAnnouncedLength({ bytes, totalBytes }: Streamed, context: ReplyContext): void {
+  if (totalBytes !== undefined && bytes !== totalBytes) {
+    throw protocolError(context, `received ${bytes} bytes but the server announced ${totalBytes}`);
+  }
+}
+
 /** How {@link streamToFile} writes and checks one download. */
 export interface StreamToFileOptions {
   /** The path written. */

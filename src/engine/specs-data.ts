@@ -1,6 +1,6 @@
 // Reads a specs download into validated, normalised, frozen device and extra records indexed by id.
 
-import { HdDataError } from "../errors.js";
+import { HdDataError, kindOf } from "../errors.js";
 import type { DeviceSpecs, DownloadNotice, ExtraSpecs } from "../types.js";
 import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../types.js";
 
@@ -131,12 +131,6 @@ export class SpecsData {
   }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -183,17 +177,17 @@ class SpecsReader {
   id(value: unknown, path: string): string {
     if (typeof value === "string" && value !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
-    return this.fail(`${path} should be an id (a non-empty string) but is ${describe(value)}`);
+    return this.fail(`${path} should be an id (a non-empty string) but is ${kindOf(value)}`);
   }
 
   entry(item: unknown, wrapper: string, path: string): { id: string; specs: Record<string, unknown> } {
-    if (!isRecord(item)) this.fail(`${path} should be an object but is ${describe(item)}`);
+    if (!isRecord(item)) this.fail(`${path} should be an object but is ${kindOf(item)}`);
     const inner = Object.hasOwn(item, wrapper) ? item[wrapper] : undefined;
-    if (!isRecord(inner)) this.fail(`${path}.${wrapper} should be an object but is ${describe(inner)}`);
+    if (!isRecord(inner)) this.fail(`${path}.${wrapper} should be an object but is ${kindOf(inner)}`);
     const id = this.id(inner._id, `${path}.${wrapper}._id`);
     const specs = Object.hasOwn(inner, "hd_specs") ? inner.hd_specs : undefined;
     if (!isRecord(specs))
-      this.fail(`${path}.${wrapper}.hd_specs should be an object but is ${describe(specs)}`);
+      this.fail(`${path}.${wrapper}.hd_specs should be an object but is ${kindOf(specs)}`);
     return { id, specs };
   }
 }
@@ -230,20 +224,19 @@ export function normaliseDeviceSpecs(source: Record<string, unknown>, inPlace = 
  */
 export function readSpecs(root: unknown, file?: string, owned = false): SpecsData {
   const builder: SpecsBuilder = new SpecsBuilder(file);
-  if (!isRecord(root)) builder.fail(`the download should be a JSON object but is ${describe(root)}`);
+  if (!isRecord(root)) builder.fail(`the download should be a JSON object but is ${kindOf(root)}`);
   const devicesNode = Object.hasOwn(root, "devices") ? root.devices : undefined;
   if (!Array.isArray(devicesNode)) {
     const reply =
       root.status !== undefined
         ? ` (the file holds an API reply: status ${String(root.status)}, ${String(root.message)})`
         : "";
-    builder.fail(`"devices" should be an array but is ${describe(devicesNode)}${reply}`);
+    builder.fail(`"devices" should be an array but is ${kindOf(devicesNode)}${reply}`);
   }
   for (let i = 0; i < devicesNode.length; i++) builder.device(devicesNode[i], i);
   const extrasNode = Object.hasOwn(root, "extras") ? root.extras : undefined;
   if (extrasNode !== undefined && extrasNode !== null) {
-    if (!Array.isArray(extrasNode))
-      builder.fail(`"extras" should be an array but is ${describe(extrasNode)}`);
+    if (!Array.isArray(extrasNode)) builder.fail(`"extras" should be an array but is ${kindOf(extrasNode)}`);
     for (let i = 0; i < extrasNode.length; i++) builder.extra(extrasNode[i], i);
   }
   return builder.build(Object.hasOwn(root, "_notice") ? root._notice : undefined, owned);

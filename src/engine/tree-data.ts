@@ -1,6 +1,6 @@
 // Reads a trees download (ordered Maps or a parsed object) into validated sieve and direct trees.
 
-import { HdDataError } from "../errors.js";
+import { HdDataError, kindOf } from "../errors.js";
 import type { DownloadNotice } from "../types.js";
 import { runToEnd, type Steps } from "./slices.js";
 
@@ -102,13 +102,6 @@ export function isIntegerLikeKey(key: string): boolean {
   return Number(key) < 4294967295;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (value instanceof Map) return "an object";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 class TreeReader {
   readonly file: string | undefined;
   reorderedKeys = 0;
@@ -127,17 +120,17 @@ class TreeReader {
   id(value: unknown, path: string): string {
     if (typeof value === "string" && value !== "") return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
-    return this.fail(`${path} should be a device id (a non-empty string) but is ${describe(value)}`);
+    return this.fail(`${path} should be a device id (a non-empty string) but is ${kindOf(value)}`);
   }
 
   each(value: unknown, path: string, visit: (key: string, value: unknown) => void): void {
-    if (!eachEntry(value, visit)) this.fail(`${path} should be an object but is ${describe(value)}`);
+    if (!eachEntry(value, visit)) this.fail(`${path} should be an object but is ${kindOf(value)}`);
   }
 
   /** The entries of a JSON object (see {@link eachEntry}), for loops that pause between entries. */
   entries(value: unknown, path: string): Iterable<[string, unknown]> {
     if (value instanceof Map) return value as Map<string, unknown>;
-    if (!isJsonObject(value)) this.fail(`${path} should be an object but is ${describe(value)}`);
+    if (!isJsonObject(value)) this.fail(`${path} should be an object but is ${kindOf(value)}`);
     const record = value as Record<string, unknown>;
     return Object.keys(record).map((key): [string, unknown] => [key, record[key]]);
   }
@@ -229,7 +222,7 @@ export function readTrees(root: unknown, file?: string): TreesData {
 /** {@link readTrees} as steps, pausing after each filter (see `runInSlices`). */
 export function* readTreesSteps(root: unknown, file?: string): Steps<TreesData> {
   const reader: TreeReader = new TreeReader(file);
-  if (!isJsonObject(root)) reader.fail(`the download should be a JSON object but is ${describe(root)}`);
+  if (!isJsonObject(root)) reader.fail(`the download should be a JSON object but is ${kindOf(root)}`);
   const status = memberOf(root, "status");
   const trees = memberOf(root, "trees");
   if (trees === undefined) {

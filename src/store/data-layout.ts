@@ -22,8 +22,18 @@ export const POINTER_FILE_NAME = "hd3current.json";
 /** `hd3gen-<UTC time>-<pid>-<random>`: a generation directory, named by the process writing it. */
 const GENERATION_NAME = /^hd3gen-\d{8}T\d{9}Z-(\d+)-[0-9a-f]{8}$/;
 /** Temporary files of a sync (this layout's and the legacy layout's), named by the process writing them. */
-const TEMPORARY_NAME =
-  /^(?:hd3specs\.json|hd3trees\.json|hd3specs\.json\.prev|hd3trees\.json\.prev|hd3current\.json)\.(\d+)-[0-9a-f]+\.tmp$/;
+const TEMPORARY_NAME = new RegExp(
+  `^(?:${[
+    SPECS_FILE_NAME,
+    TREES_FILE_NAME,
+    SPECS_FILE_NAME + PREVIOUS_SUFFIX,
+    TREES_FILE_NAME + PREVIOUS_SUFFIX,
+    POINTER_FILE_NAME,
+  ]
+    // The names hold letters and dots only.
+    .map((name) => name.replaceAll(".", "\\."))
+    .join("|")})\\.(\\d+)-[0-9a-f]+\\.tmp$`,
+);
 /** Format of the pointer file this version writes and reads. */
 const POINTER_FORMAT = 1;
 

@@ -373,16 +373,7 @@ export class DataStore {
       );
 
       // 3. Flush the generation, find the previous pair to keep, and switch the pointer.
-      const record = await step("flushing the downloaded files", async (): Promise<GenerationRecord> => {
-        await fs.fsync(pair.specsFile);
-        await fs.fsync(pair.treesFile);
-        await fs.fsync(generationDir);
-        return {
-          generation,
-          specsBytes: (await fs.stat(pair.specsFile)).size,
-          treesBytes: (await fs.stat(pair.treesFile)).size,
-        };
-      });
+      const record = await step("flushing the downloaded files", () => this.sealGeneration(generation));
       const previous = await step("keeping the previous data", () => this.previousGeneration(held, written));
       await step(`switching ${this.pointerFile} to the new data`, async () => {
         await fs.writeFile(pointerTemp.path, pointerText(record, previous));
@@ -438,19 +429,26 @@ export class DataStore {
     }
     if (layout === undefined || !(await pairUsable(layout.current, this.fs))) return undefined;
     const generation = newGenerationName();
+    const generationDir = join(this.dir, generation);
     held.push(claim(generation));
-    written.push(join(this.dir, generation));
+    written.push(generationDir);
     const kept = generationFiles(this.dir, generation);
-    await this.fs.mkdir(join(this.dir, generation));
+    await this.fs.mkdir(generationDir);
     await this.fs.copyFile(layout.current.specsFile, kept.specsFile);
     await this.fs.copyFile(layout.current.treesFile, kept.treesFile);
-    await this.fs.fsync(kept.specsFile);
-    await this.fs.fsync(kept.treesFile);
+    return this.sealGeneration(generation);
+  }
+
+  /** Flushes a generation's files and directory to disk, and records the sizes the pointer keeps. */
+  private async sealGeneration(generation: string): Promise<GenerationRecord> {
+    const { specsFile, treesFile } = generationFiles(this.dir, generation);
+    await this.fs.fsync(specsFile);
+    await this.fs.fsync(treesFile);
     await this.fs.fsync(join(this.dir, generation));
     return {
       generation,
-      specsBytes: (await this.fs.stat(kept.specsFile)).size,
-      treesBytes: (await this.fs.stat(kept.treesFile)).size,
+      specsBytes: (await this.fs.stat(specsFile)).size,
+      treesBytes: (await this.fs.stat(treesFile)).size,
     };
   }
 
