@@ -1,11 +1,11 @@
 // The fast matcher: two automatons (device trees, extra trees), each read once per header value.
 
-import { type AutomatonTables, automatonTablesSteps } from "./automaton-tables.js";
+import { automatonTablesSteps, type SieveNormalisation } from "./automaton-tables.js";
 import { DirectIndex } from "./direct-index.js";
 import type { SieveMatcher } from "./naive-sieve.js";
 import { SieveAutomaton } from "./sieve-automaton.js";
 import { runToEnd, type Steps } from "./slices.js";
-import type { TreesData } from "./tree-data.js";
+import type { SieveTree, TreesData } from "./tree-data.js";
 
 /** Builds a {@link CompiledSieve} as steps, pausing while the automatons are compiled (see `runInSlices`). */
 export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
@@ -14,16 +14,24 @@ export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
 
 /** What a {@link CompiledSieve} is made of besides its trees. */
 interface CompiledSieveParts {
-  device: AutomatonTables;
-  extra: AutomatonTables;
+  device: SieveAutomaton;
+  extra: SieveAutomaton;
   opera0: DirectIndex;
   profile0: DirectIndex;
 }
 
+/** An automaton over `trees`, its tables built in steps. */
+function* automatonSteps(
+  trees: readonly SieveTree[],
+  normalisation: SieveNormalisation,
+): Steps<SieveAutomaton> {
+  return new SieveAutomaton(trees, normalisation, yield* automatonTablesSteps(trees, normalisation));
+}
+
 function* partsSteps(trees: TreesData): Steps<CompiledSieveParts> {
-  const device = yield* automatonTablesSteps([trees.ua0, trees.ua1], "device");
+  const device = yield* automatonSteps([trees.ua0, trees.ua1], "device");
   yield;
-  const extra = yield* automatonTablesSteps([trees.platform, trees.browser], "extra");
+  const extra = yield* automatonSteps([trees.platform, trees.browser], "extra");
   yield;
   const opera0 = new DirectIndex(trees.opera0);
   yield;
@@ -53,8 +61,8 @@ export class CompiledSieve implements SieveMatcher {
 
   /** `parts` are built from `trees`: here in one go, unless {@link compiledSieveSteps} built them in steps. */
   constructor(trees: TreesData, parts = runToEnd(partsSteps(trees))) {
-    this.deviceAutomaton = new SieveAutomaton([trees.ua0, trees.ua1], "device", parts.device);
-    this.extraAutomaton = new SieveAutomaton([trees.platform, trees.browser], "extra", parts.extra);
+    this.deviceAutomaton = parts.device;
+    this.extraAutomaton = parts.extra;
     this.pairClass = SieveAutomaton.pairClasses(this.deviceAutomaton, this.extraAutomaton);
     this.opera0 = parts.opera0;
     this.profile0 = parts.profile0;

@@ -6,7 +6,11 @@ import { HdDataError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type { DeviceSpecs, SpecsDownload, TreesDownload } from "../types.js";
 import { compiledSieveSteps } from "./compiled-sieve.js";
-import { type LocalEngineOptions, resolveEngineOptions } from "./engine-options.js";
+import {
+  type LocalEngineOptions,
+  type ResolvedEngineOptions,
+  resolveEngineOptions,
+} from "./engine-options.js";
 import { NaiveSieve, type SieveMatcher } from "./naive-sieve.js";
 import { OrderedJsonSyntaxError, orderedJsonSteps } from "./ordered-json.js";
 import { runInSlices, runToEnd, type Steps } from "./slices.js";
@@ -133,10 +137,9 @@ function* assembleSteps(
   specs: SpecsData,
   treesPart: TreesPart,
   sources: DataSources,
-  options: LocalEngineOptions | undefined,
+  resolved: ResolvedEngineOptions,
   startedAt: number,
 ): Steps<EngineData> {
-  const resolved = resolveEngineOptions(options);
   const warn = warnOnce(resolved.logger);
   const { trees, matcher } = treesPart;
   const missingDeviceIds = [...trees.deviceIds].filter((id) => !specs.deviceIndex.has(id));
@@ -213,8 +216,7 @@ export function buildEngineData(
   options?: LocalEngineOptions,
 ): EngineData {
   const startedAt = performance.now();
-  const { matcher } = resolveEngineOptions(options);
-  return runToEnd(buildSteps(specs, trees, {}, options, matcher, startedAt));
+  return runToEnd(buildSteps(specs, trees, {}, resolveEngineOptions(options), startedAt));
 }
 
 /**
@@ -263,12 +265,10 @@ export async function loadEngineData(
   options?: LocalEngineOptions,
 ): Promise<EngineData> {
   const startedAt = performance.now();
-  const { matcher } = resolveEngineOptions(options);
+  const resolved = resolveEngineOptions(options);
   const [specsBytes, treesBytes] = await Promise.all([readBytes(specsFile), readBytes(treesFile)]);
   const sources = { specsFile, treesFile };
-  return runInSlices(
-    buildSteps(specsBytes, treesBytes.toString("utf8"), sources, options, matcher, startedAt),
-  );
+  return runInSlices(buildSteps(specsBytes, treesBytes.toString("utf8"), sources, resolved, startedAt));
 }
 
 /**
@@ -281,8 +281,7 @@ function* buildSteps(
   specs: SpecsDownload | string | Buffer,
   trees: TreesDownload | string,
   sources: DataSources,
-  options: LocalEngineOptions | undefined,
-  matcher: "compiled" | "naive",
+  resolved: ResolvedEngineOptions,
   startedAt: number,
 ): Steps<EngineData> {
   const treesRoot = typeof trees === "string" ? yield* treesRootSteps(trees, sources.treesFile) : trees;
@@ -293,9 +292,9 @@ function* buildSteps(
     specsData = yield* specsRecordsSteps(specs, sources.specsFile);
     if (specsData === undefined) specsRoot = parseSpecsText(specs.toString("utf8"), sources.specsFile);
   }
-  const treesPart = yield* treesPartSteps(treesRoot, sources.treesFile, matcher);
+  const treesPart = yield* treesPartSteps(treesRoot, sources.treesFile, resolved.matcher);
   if (typeof specs === "string") specsRoot = parseSpecsText(specs, sources.specsFile);
   const owned = typeof specs === "string" || Buffer.isBuffer(specs);
   specsData ??= readSpecs(specsRoot, sources.specsFile, owned);
-  return yield* assembleSteps(specsData, treesPart, sources, options, startedAt);
+  return yield* assembleSteps(specsData, treesPart, sources, resolved, startedAt);
 }

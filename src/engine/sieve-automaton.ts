@@ -44,7 +44,7 @@ export class SieveAutomaton {
   /** Number of automaton states (for memory figures). */
   readonly states: number;
 
-  /** `tables` are `automatonTablesSteps(trees, normalisation)` run to the end. */
+  /** `tables` are `automatonTablesSteps(trees, normalisation)` run to the end (see compiled-sieve.ts). */
   constructor(trees: readonly SieveTree[], normalisation: SieveNormalisation, tables: AutomatonTables) {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;

@@ -131,8 +131,7 @@ class TreeReader {
   entries(value: unknown, path: string): Iterable<[string, unknown]> {
     if (value instanceof Map) return value as Map<string, unknown>;
     if (!isJsonObject(value)) this.fail(`${path} should be an object but is ${kindOf(value)}`);
-    const record = value as Record<string, unknown>;
-    return Object.keys(record).map((key): [string, unknown] => [key, record[key]]);
+    return Object.entries(value as Record<string, unknown>);
   }
 
   /** Flattens one sieve tree, pausing after each filter. */

@@ -191,11 +191,11 @@ export const HINT_VARY: Readonly<Record<HintTarget, string>> = {
   macos: ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version",
 };
 
-/** The part of Chrome's reduced Android user-agent that stands where the version and model were. */
-const REDUCED_ANDROID = "(Linux; Android 10; K)";
 /** Where Chromium's reduced user-agents name the platform: right after `Mozilla/5.0 (`. */
 const PLATFORM_AT = "Mozilla/5.0 (".length;
 const FROZEN_ANDROID = "Linux; Android 10; K)";
+/** The part of Chrome's reduced Android user-agent that stands where the version and model were. */
+const REDUCED_ANDROID = `(${FROZEN_ANDROID}`;
 const FROZEN_WINDOWS = "Windows NT 10.0";
 const FROZEN_MACOS = "Macintosh; Intel Mac OS X 10_15_7)";
 
@@ -241,9 +241,6 @@ const PLATFORM_NAME: Readonly<Record<HintTarget, string>> = {
  */
 export function namesPlatform(rawPlatform: string, frozen: HintTarget): boolean {
   if (rawPlatform === PLATFORM_AS_SENT[frozen]) return true;
-  // A plain quoted string other than the expected one cannot name it (the name has no `"` or `\` to escape).
-  if (rawPlatform.charCodeAt(0) === 34 && rawPlatform.indexOf('"', 1) === rawPlatform.length - 1)
-    return false;
   return isReadableHint(rawPlatform) && parsedItem(rawPlatform) === PLATFORM_NAME[frozen];
 }
 
@@ -354,8 +351,8 @@ function macosRelease(version: string): string {
  * other than the user-agent's) are ignored.
  */
 export function applyClientHints(target: HintTarget, userAgent: string, hints: ClientHints): HintedDetection {
-  const expected = target === "android" ? "Android" : target === "windows" ? "Windows" : "macOS";
-  if (hints.platform !== expected) return { userAgent, rebuilt: false, platformVersion: undefined };
+  if (hints.platform !== PLATFORM_NAME[target])
+    return { userAgent, rebuilt: false, platformVersion: undefined };
   const version = hints.platformVersion;
   if (target === "android") {
     const rebuilt = rebuildAndroid(userAgent, hints);

@@ -155,16 +155,17 @@ export class DeviceResolver {
   /**
    * The memo look-up of {@link resolve}. `applied`: `picked` already went through
    * `applyEvidence`, whose key leaves out the hints that failed to parse; a miss under the key as
-   * sent looks again under that one, so malformed hints never get memo entries of their own.
+   * sent looks again under that one, so malformed hints never get memo entries of their own. `g`:
+   * the geoip entry, read once.
    */
   #lookUp(
     memo: Memo,
     picked: PickedHeaders,
     geoIp: string | undefined,
     applied: boolean,
+    g: Entry | Promise<Entry> = geoIp === undefined ? undefined : memo.get(geoKey(geoIp)),
   ): Device | Promise<Device> {
     const d = memo.get(picked.key);
-    const g = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
     if (isThenable(d) || isThenable(g)) {
       const ctx = this.#context(picked, geoIp, undefined, undefined);
       return this.#bounded(ctx, this.#readAsync(memo, ctx, d, g, applied));
@@ -176,7 +177,7 @@ export class DeviceResolver {
       return buildDevice(device.value, "memo", geo?.value.geoip, undefined, picked);
     }
     const evidence = applied ? picked : applyEvidence(picked);
-    if (evidence.key !== picked.key) return this.#lookUp(memo, evidence, geoIp, true);
+    if (evidence.key !== picked.key) return this.#lookUp(memo, evidence, geoIp, true, g);
     this.#c.metrics.memoMisses++;
     return this.#miss(this.#context(evidence, geoIp, device, geo));
   }
