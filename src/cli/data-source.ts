@@ -165,13 +165,18 @@ function wantedSource(context: CommandContext): (typeof SOURCE_KINDS)[number] {
 /**
  * The data directory and whether it holds synced data. A directory the user named (`--data-dir`,
  * `HD_DATA_DIR`) must exist and hold synced data: a usage error otherwise, rather than answers
- * from another source the user did not ask for.
+ * from another source the user did not ask for. The default directory is looked into only when
+ * its data may answer (`wanted` is `auto` or `local`).
  */
-async function checkedDataDir(context: CommandContext): Promise<{ dir: string; hasData: boolean }> {
+async function checkedDataDir(
+  context: CommandContext,
+  wanted: SourceKind | "auto",
+): Promise<{ dir: string; hasData: boolean }> {
   const given = givenDataDir(context);
   if (given === undefined) {
     const dir = dataDir(context);
-    return { dir, hasData: await hasSyncedData(dir) };
+    const mayAnswer = wanted === "auto" || wanted === "local";
+    return { dir, hasData: mayAnswer && (await hasSyncedData(dir)) };
   }
   const { dir, givenAs } = given;
   const isDirectory = await stat(dir).then(
@@ -205,7 +210,7 @@ async function checkedDataDir(context: CommandContext): Promise<{ dir: string; h
 export async function openSource(context: CommandContext): Promise<AnswerSource> {
   const wanted = wantedSource(context);
   const cloud = await cloudOptions(context);
-  const { dir, hasData } = await checkedDataDir(context);
+  const { dir, hasData } = await checkedDataDir(context, wanted);
   let kind: SourceKind;
   if (wanted === "auto") {
     if (hasData) kind = "local";
