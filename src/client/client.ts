@@ -57,16 +57,15 @@ function pathSegment(call: string, argument: string, value: unknown): string {
 /** The names a `detect` call adds to the client's allow-list (`params.allowHeaders`), checked. */
 function extraHeaderNames(value: unknown): readonly string[] {
   if (value === undefined) return [];
-  const refused = Array.isArray(value) ? refusedHeaderName(value, true) : undefined;
-  if (!Array.isArray(value) || (refused !== undefined && !refused.isPrivate)) {
-    throw new HdArgumentError("detect: `allowHeaders` must be a list of lower-case header names.");
-  }
-  if (refused !== undefined) {
-    throw new HdArgumentError(
-      `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: it is never sent.`,
-    );
-  }
-  return value;
+  const notNames = () =>
+    new HdArgumentError("detect: `allowHeaders` must be a list of lower-case header names.");
+  if (!Array.isArray(value)) throw notNames();
+  const refused = refusedHeaderName(value, true);
+  if (refused === undefined) return value;
+  if (!refused.isPrivate) throw notNames();
+  throw new HdArgumentError(
+    `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: it is never sent.`,
+  );
 }
 
 /**

@@ -70,8 +70,12 @@ function* readEntries(bytes: Buffer, file: string | undefined): Steps<SpecsData>
   return builder.build(notice, true, bytes);
 }
 
-// Not JsonSpanScanner (src/server/json-spans.ts): this must refuse a trailing comma, validate the top-level values it does not keep, spot a repeated top-level key and give offsets without copying.
-/** A position in JSON bytes that moves over structure and whole values; any surprise throws {@link NotPlain}. */
+/**
+ * A position in JSON bytes that moves over structure and whole values; any surprise throws
+ * {@link NotPlain}. Not the server's `JsonSpanScanner` (src/server/json-spans.ts): this one must
+ * refuse a trailing comma, validate the top-level values it does not keep, spot a repeated
+ * top-level key and give offsets without copying.
+ */
 class JsonWalk {
   private readonly bytes: Buffer;
   private pos = 0;

@@ -94,7 +94,6 @@ export function createHeaderPicker(
 
   return (raw) => {
     const headers: DetectionHeaders = {};
-    let found = 0;
     let acceptLanguage: string | undefined;
     let cookie: string | undefined;
     let sentClientHints = false;
@@ -104,22 +103,17 @@ export function createHeaderPicker(
       const value = raw[name];
       // Node joins repeated headers into one string; only `set-cookie` is an array, and it is not allowed.
       if (typeof value !== "string" || value === "") continue;
-      if (allowed.has(name)) {
-        headers[name] = value;
-        found++;
-      } else if (name === "accept-language") acceptLanguage = value;
+      if (allowed.has(name)) headers[name] = value;
+      else if (name === "accept-language") acceptLanguage = value;
       else if (name === "cookie") cookie = value;
       else if (name === "sec-ch-ua") sentClientHints = true;
     }
     let key = "d:";
     let vary = CORE_VARY;
-    if (found > 0) {
-      // In the allow-list's (alphabetical) order, so the key does not depend on the order sent.
-      const present = found === 1 ? Object.keys(headers) : Object.keys(headers).sort();
-      for (const name of present) {
-        key += `${name}\u0000${headers[name]}\u0001`;
-        if (!core.has(name)) vary += `, ${name}`;
-      }
+    // In alphabetical order, so the key does not depend on the order the headers were sent in.
+    for (const name of Object.keys(headers).sort()) {
+      key += `${name}\u0000${headers[name]}\u0001`;
+      if (!core.has(name)) vary += `, ${name}`;
     }
     const userAgent = headers["user-agent"] ?? "";
     // Hints join the key as sent, unparsed: parsing them and rebuilding the user-agent waits for a
