@@ -17,12 +17,10 @@ import type { HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { createApiServer } from "../../src/server/api-server.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
-import { recordingLogger } from "./helpers.js";
+import { IPHONE_UA, recordingLogger } from "./helpers.js";
 import { TINY_SPECS, TINY_TREES } from "./tiny-data.js";
 
 const SAMPLE = fileURLToPath(new URL("../../data/sample/", import.meta.url));
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const USER = { username: "mirror", secret: "mirror-secret", downloads: true };
 /** The version the vendor's new data carries. */
 const NEW_VERSION = "2026-11-01 00:00:00";
@@ -107,7 +105,7 @@ function steadyTraffic(): { stop(): Promise<Answer[]> } {
   let running = true;
   const loop = (async () => {
     while (running) {
-      answers.push(await visit(IPHONE));
+      answers.push(await visit(IPHONE_UA));
       answers.push(await visit(GALAXY_S24_UA));
     }
   })();
@@ -165,7 +163,7 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
       { type: "data-reloaded", specsGenerated: NEW_VERSION, treesGenerated: NEW_VERSION, devices: 58 },
     ]);
     // The memo's answers from the old data were not kept: the iPhone is the sample's too.
-    expect(await visit(IPHONE)).toMatchObject({ vendor: "Apple", status: 0 });
+    expect(await visit(IPHONE_UA)).toMatchObject({ vendor: "Apple", status: 0 });
   });
 
   it("refuses a new pair that does not load: the data in use stays, and onEvent, the logger and metrics() say so", async () => {
