@@ -263,3 +263,8 @@ export function clause(text: string): string {
 export function sentence(text: string): string {
   return `${clause(text)}.`;
 }
+
+/** The message of a thrown error, or the thrown value as text when it is not an `Error`. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,5 +1,6 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
+import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
   booleanOption,
@@ -245,7 +246,7 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
           (error: unknown) => {
             config.logger.warn("Redis cache store: cannot load ioredis; the store answers nothing", {
               code: "HD_REDIS_NO_CLIENT",
-              error: error instanceof Error ? error.message : String(error),
+              error: errorMessage(error),
             });
             return undefined;
           },
@@ -257,7 +258,7 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     healthy = false;
     config.logger.warn("Redis cache store: Redis is unavailable; answering from level 1 only", {
       code: "HD_REDIS_UNAVAILABLE",
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
 

@@ -2,6 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import type { LocalEngine } from "../engine/local-engine.js";
+import { errorMessage } from "../errors.js";
 import { MAX_TIMER_MS } from "../options.js";
 import { DataFollower } from "../store/data-follower.js";
 import type { DataStore } from "../store/data-store.js";
@@ -43,10 +44,6 @@ export interface FreshData {
   close(): Promise<void>;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function describe(engine: LocalEngine): string {
   const info = engine.dataInfo;
   const generated = info.treesGenerated ?? info.specsGenerated;
@@ -74,7 +71,7 @@ export function keepFresh(
       engine.replaceData(await store.loadCurrentData());
       note(context, `reloaded ${store.dir} (${describe(engine)})`);
     } catch (error) {
-      warn(`the data in ${store.dir} does not load, still serving the previous data: ${message(error)}`);
+      warn(`the data in ${store.dir} does not load, still serving the previous data: ${errorMessage(error)}`);
     }
   };
   const follower = new DataFollower({

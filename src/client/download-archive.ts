@@ -2,6 +2,7 @@
 
 import type { Response } from "undici";
 import { open as openZip } from "yauzl";
+import { errorMessage } from "../errors.js";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import { apiErrorFromBody, protocolError, type ReplyContext } from "./normalise.js";
 import { checkAnnouncedLength, HEAD_BYTES, streamToFile } from "./stream-to-file.js";
@@ -61,7 +62,7 @@ export async function downloadArchiveToFile(
       } catch (error) {
         throw protocolError(
           context,
-          `the ZIP archive is damaged or incomplete (${error instanceof Error ? error.message : String(error)})`,
+          `the ZIP archive is damaged or incomplete (${errorMessage(error)})`,
           error,
         );
       }

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { dataInfoOf } from "../engine/data-info.js";
 import type { EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
+import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";
 import { DataStore } from "../store/data-store.js";
@@ -113,7 +114,7 @@ export function engineForDir(
         failedAt = Date.now();
         logger.warn(`Could not load the local engine from ${key}.`, {
           code: "HD_ENGINE_LOAD_FAILED",
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
         throw error;
       },

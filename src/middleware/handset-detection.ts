@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import varyOn from "vary";
 import { MemoryStore } from "../cache/memory-store.js";
 import type { CacheStore } from "../cache/types.js";
-import { HdProtocolError } from "../errors.js";
+import { errorMessage, HdProtocolError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import { prepareCrawlerTest } from "./bots.js";
 import { CircuitBreaker } from "./breaker.js";
@@ -80,14 +80,14 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
             onEvent(event);
           } catch (hookError) {
             warn("HD_ON_EVENT_HOOK_THREW", "The onEvent hook threw; detection goes on.", {
-              error: hookError instanceof Error ? hookError.message : String(hookError),
+              error: errorMessage(hookError),
             });
           }
         };
 
   const storeError = (error: unknown): void =>
     warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   const memoryStore =
     config.store === undefined && config.cacheSize > 0
@@ -107,7 +107,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
           `Cloud detection failed ${failures} times in a row; pausing it for ${config.breakerCooldownMs} ms.`,
           {
             code: "HD_BREAKER_OPEN",
-            error: lastError instanceof Error ? lastError.message : String(lastError),
+            error: errorMessage(lastError),
           },
         );
       } else {
@@ -123,7 +123,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
           counter: sharedCounter(config.store),
           heartbeatMs: QUOTA_HEARTBEAT_MS,
           onCountingAlone: (error, { share, left, fleetSize }) => {
-            const message = error instanceof Error ? error.message : String(error);
+            const message = errorMessage(error);
             emit?.({ type: "quota-counting-alone", error: message });
             logger.warn(
               `The memo store cannot count the monthly quota for the fleet right now; this process counts alone until it can, making at most ${share} of the ${left} cloud detections left (its share in a fleet of ${fleetSize}).`,
@@ -194,7 +194,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
     } catch (hookError) {
       logger.warn("The onError hook threw; the request continues.", {
         code: "HD_ON_ERROR_HOOK_THREW",
-        error: hookError instanceof Error ? hookError.message : String(hookError),
+        error: errorMessage(hookError),
       });
     }
   };

@@ -3,7 +3,7 @@
 import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
-import { isHdApiError } from "../errors.js";
+import { errorMessage, isHdApiError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
   invalidOption,
@@ -273,10 +273,6 @@ function isSiteCall(call: ApiCall): boolean {
   return call === "detect" || call === "fetchspecs" || call === "fetchtrees" || call === "fetcharchive";
 }
 
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A server-made error reply: integer status for site calls, string status for device calls. */
 function errorWire(call: ApiCall, status: number, message: string): WireBody {
   return isSiteCall(call) ? siteStatusWire(status, message) : deviceErrorWire(status, message);
@@ -325,7 +321,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         "self-hosted API server: cannot build the fetcharchive archive from the data files",
         {
           code: "HD_SERVER_ARCHIVE",
-          error: reason(error),
+          error: errorMessage(error),
         },
       );
     },
@@ -422,7 +418,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       config.logger.warn("self-hosted API server: cannot open data file", {
         code: "HD_SERVER_DATA_FILE",
         file,
-        error: reason(error),
+        error: errorMessage(error),
       });
       sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
       return;
@@ -450,7 +446,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       config.logger.warn("self-hosted API server: reading a data file failed", {
         code: "HD_SERVER_DATA_FILE",
         file,
-        error: reason(error),
+        error: errorMessage(error),
       });
       if (res.headersSent) res.destroy();
       else sendJson(res, 503, siteStatusWire(503, "The data file for this call is not available"));
@@ -473,7 +469,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if ((error as NodeJS.ErrnoException).syscall === "open") {
         config.logger.warn("self-hosted API server: cannot open data file", {
           code: "HD_SERVER_DATA_FILE",
-          error: reason(error),
+          error: errorMessage(error),
         });
       }
       sendJson(res, 503, siteStatusWire(503, "The archive of the data files is not available"));
@@ -490,7 +486,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     } catch (error) {
       config.logger.warn("self-hosted API server: reading the archive failed", {
         code: "HD_SERVER_ARCHIVE",
-        error: reason(error),
+        error: errorMessage(error),
       });
       res.destroy();
     } finally {
@@ -546,7 +542,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       config.logger.warn("self-hosted API server: a call failed", {
         code: "HD_SERVER_CALL_FAILED",
         call: route.call,
-        error: reason(error),
+        error: errorMessage(error),
       });
       if (res.headersSent) res.destroy();
       else

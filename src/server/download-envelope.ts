@@ -2,6 +2,7 @@
 
 import type { FileHandle } from "node:fs/promises";
 import { JsonObjectScanner } from "../client/json-scanner.js";
+import { errorMessage } from "../errors.js";
 
 /** Where the missing members go: `text` is inserted before the byte at `insertAt` (the final `}`). */
 export interface EnvelopeSplice {
@@ -96,7 +97,7 @@ export class EnvelopePlans {
       .catch(
         (error: unknown): EnvelopePlan => ({
           kind: "unusable",
-          problem: error instanceof Error ? error.message : String(error),
+          problem: errorMessage(error),
         }),
       )
       .then((result) => {

@@ -1,7 +1,7 @@
 // The accounts of a self-hosted API v3 server: validation of the list and of a users file.
 
 import { readFile } from "node:fs/promises";
-import { describeOptionValue } from "../errors.js";
+import { describeOptionValue, errorMessage } from "../errors.js";
 import {
   booleanOption,
   invalidOption,
@@ -81,8 +81,7 @@ export async function loadUsersFile(file: string): Promise<UserTable> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    invalidOption("usersFile", `cannot read ${describeOptionValue(file)}: ${reason}.`);
+    invalidOption("usersFile", `cannot read ${describeOptionValue(file)}: ${errorMessage(error)}.`);
   }
   let parsed: unknown;
   try {

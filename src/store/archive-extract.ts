@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { type Entry, open as openZip, type ZipFile } from "yauzl";
 import { JsonObjectScanner } from "../client/json-scanner.js";
-import { HdDataError } from "../errors.js";
+import { errorMessage, HdDataError } from "../errors.js";
 
 /** Largest device or extra record accepted, in bytes (real ones are about 1-2 KB). */
 const MAX_RECORD_BYTES = 1024 * 1024;
@@ -68,7 +68,7 @@ export class ArchiveReader {
         { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
         (error, opened) => {
           if (error || opened === undefined)
-            reject(dataError(file, `it is not a readable ZIP archive (${describe(error)})`));
+            reject(dataError(file, `it is not a readable ZIP archive (${errorMessage(error)})`));
           else resolve(opened);
         },
       );
@@ -114,7 +114,7 @@ export class ArchiveReader {
     return new Promise((resolve, reject) => {
       this.#zip.openReadStream(entry, (error, stream) => {
         if (error || stream === undefined)
-          reject(dataError(this.file, `cannot read ${entry.fileName} (${describe(error)})`));
+          reject(dataError(this.file, `cannot read ${entry.fileName} (${errorMessage(error)})`));
         else resolve(stream);
       });
     });
@@ -123,10 +123,6 @@ export class ArchiveReader {
   close(): void {
     this.#zip.close();
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function dataError(file: string, problem: string): HdDataError {
@@ -153,7 +149,7 @@ function sortEntries(file: string, zip: ZipFile): Promise<ArchiveContents> {
       zip.readEntry();
     });
     zip.once("end", () => resolve(contents));
-    zip.once("error", (error: unknown) => reject(dataError(file, describe(error))));
+    zip.once("error", (error: unknown) => reject(dataError(file, errorMessage(error))));
     zip.readEntry();
   });
 }

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
-import { clause, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
+import { clause, errorMessage, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
 import { type Logger, warnOnce } from "../logger.js";
 import {
   choiceOption,
@@ -119,14 +119,10 @@ export async function hasCachedData(
   );
 }
 
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
   return new HdSyncError(
-    `Sync failed while ${step}: ${clause(reason(cause))}. The data in use is unchanged.`,
+    `Sync failed while ${step}: ${clause(errorMessage(cause))}. The data in use is unchanged.`,
     {
       cause,
       ...(context.status === undefined ? {} : { status: context.status }),
@@ -309,7 +305,7 @@ export class DataStore {
       } catch (error) {
         this.warn(
           "HD_STORE_CLEANUP",
-          `Could not remove ${path}, left by an earlier sync: ${clause(reason(error))}.`,
+          `Could not remove ${path}, left by an earlier sync: ${clause(errorMessage(error))}.`,
         );
       }
     }
@@ -383,7 +379,10 @@ export class DataStore {
       try {
         await fs.fsync(this.dir);
       } catch (error) {
-        this.warn("HD_STORE_DIR_FSYNC", `Could not flush ${this.dir} after sync: ${clause(reason(error))}.`);
+        this.warn(
+          "HD_STORE_DIR_FSYNC",
+          `Could not flush ${this.dir} after sync: ${clause(errorMessage(error))}.`,
+        );
       }
 
       // 4. The new pair is in use on disk: refresh the flat copies, prune, swap the engine's data.
@@ -471,7 +470,7 @@ export class DataStore {
         await this.removeQuietly(temp.path);
         this.warn(
           "HD_STORE_FLAT_COPY",
-          `Could not refresh ${to} after sync (${clause(reason(error))}); the data in use is the new one, named by ${this.pointerFile}.`,
+          `Could not refresh ${to} after sync (${clause(errorMessage(error))}); the data in use is the new one, named by ${this.pointerFile}.`,
         );
         return;
       } finally {

@@ -1,7 +1,7 @@
 // Keeps a DataStore fresh in production: periodic sync with jitter, a status snapshot, and readiness.
 
 import type { LocalEngine } from "../engine/local-engine.js";
-import { HdSyncError } from "../errors.js";
+import { errorMessage, HdSyncError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
   booleanOption,
@@ -181,7 +181,7 @@ function describeFailure(error: unknown, at: Date): RefreshError {
   const cause = error instanceof Error ? error.cause : undefined;
   const own = (error as { status?: unknown } | null)?.status;
   const status = typeof own === "number" ? own : (cause as { status?: unknown } | undefined)?.status;
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorMessage(error);
   const message = raw.replace(/\/\/[^/\s@]+@/g, "//[redacted]@");
   return {
     code: codeOf(error) ?? (error instanceof Error ? error.name : "UNKNOWN"),
@@ -352,7 +352,7 @@ export class DataRefresher {
     } catch (error) {
       this.#options.logger.warn(`DataRefresher ${name} hook threw`, {
         code: "HD_REFRESH_HOOK_FAILED",
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }
