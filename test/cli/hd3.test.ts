@@ -7,12 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { GALAXY_S24_UA } from "../support/user-agents.js";
+import { GALAXY_S24_UA, IPHONE_SAFARI_UA } from "../support/user-agents.js";
 import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { runHd3InProcess } from "./support/run-cli.js";
-
-const IPHONE_SAFARI =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 const tmp = scratchForFile();
 
@@ -73,7 +70,7 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("prints the detect reply as JSON with --json and keeps stdout clean", async () => {
-    const result = await hd3(["detect", "--json", IPHONE_SAFARI]);
+    const result = await hd3(["detect", "--json", IPHONE_SAFARI_UA]);
     expect(result.code).toBe(0);
     const reply = JSON.parse(result.stdout) as {
       status: number;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Express } from "express";
 import type { HandsetDetectionOptions } from "../../src/index.js";
+import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -64,8 +65,7 @@ export async function loadSource(): Promise<SourceModule> {
 }
 
 /** Safari on an iPhone: detected as the generic Apple iPhone (1179 x 2556) by the sample database. */
-export const IPHONE_UA =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+export const IPHONE_UA = IPHONE_SAFARI_UA;
 
 /** Chrome on Windows: detected as the Generic Windows PC (display width unknown). */
 export const DESKTOP_UA =

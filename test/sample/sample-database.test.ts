@@ -9,6 +9,7 @@ import { LocalEngine } from "../../src/engine/local-engine.js";
 import { type OrderedJson, parseOrderedJson } from "../../src/engine/ordered-json.js";
 import type { SpecsDownload, TreeNode, TreesDownload } from "../../src/types.js";
 import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
+import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 import { deviceKey, extraKey, ReferenceSieve } from "./support/reference-sieve.js";
 
 const SAMPLE_DIR = new URL("../../data/sample/", import.meta.url);
@@ -205,11 +206,7 @@ describe("sample extras", () => {
   const detect = (ua: string) => engine.detect({ "user-agent": ua }).hd_specs;
 
   it("names the iOS major version and Safari from an iPhone Safari user-agent", () => {
-    expect(
-      detect(
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
-      ),
-    ).toMatchObject({
+    expect(detect(IPHONE_SAFARI_UA)).toMatchObject({
       general_model: "iPhone",
       general_platform: "iOS",
       general_platform_version: "17",

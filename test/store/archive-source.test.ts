@@ -14,6 +14,7 @@ import { ArchiveDataSource } from "../../src/store/archive-source.js";
 import type { SyncDownloadOptions } from "../../src/store/data-source.js";
 import { DataStore } from "../../src/store/data-store.js";
 import { FakeEngine } from "../server/fake-engine.js";
+import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 const SAMPLE_SPECS = "data/sample/sample-specs.json";
 const SAMPLE_TREES = "data/sample/sample-trees.json";
@@ -22,8 +23,6 @@ const users = [
   { username: "bob", secret: "hunter2", downloads: false },
 ];
 const TREES_VERSION = "2026-02-03 04:05:06";
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 let scratch: string;
 let served: string;
@@ -109,8 +108,8 @@ describe("ArchiveDataSource", () => {
         logger: silentLogger,
       },
     );
-    expect(store.engine?.detect({ "user-agent": IPHONE })).toEqual(
-      reference.detect({ "user-agent": IPHONE }),
+    expect(store.engine?.detect({ "user-agent": IPHONE_SAFARI_UA })).toEqual(
+      reference.detect({ "user-agent": IPHONE_SAFARI_UA }),
     );
   });
 
