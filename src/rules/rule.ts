@@ -1,0 +1,57 @@
+// The contract of a rule above the database: what a request reveals that the detector's reply cannot.
+
+import type { ClientHints } from "../middleware/client-hints.js";
+import type { DeviceScreen } from "../middleware/device-script.js";
+import type { DetectReply, DeviceSpecs } from "../types.js";
+
+/** What one request shows, read once by the evidence pipeline; rules read it, never the raw request. */
+export interface RuleEvidence {
+  /** The user-agent as the visitor sent it (`""` when absent). */
+  readonly userAgent: string;
+  /** The detection headers (allow-listed, lower-case names), as the detector got them. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The User-Agent Client Hints the request carried, parsed (`{}` when none). */
+  readonly hints: ClientHints;
+  /** What the page script measured (its cookie), when the request carried it. */
+  readonly screen: DeviceScreen | undefined;
+}
+
+/** Device records a rule may consult (the local engine's database), e.g. to name a model from the screen. */
+export interface RuleCatalog {
+  /** Every device record's specs, in the database's order; called once per data set and memoised by the caller. */
+  devices(): readonly DeviceSpecs[];
+}
+
+/** Who a crawler is, when the request comes from one (`req.device.bot`). */
+export interface BotInfo {
+  /** The crawler's name as it announces itself, e.g. `Googlebot`, `GPTBot`. */
+  readonly name: string;
+  readonly category: BotCategory;
+}
+
+/** What a crawler is for. */
+export type BotCategory =
+  | "search"
+  | "ai-crawler"
+  | "ai-assistant"
+  | "monitor"
+  | "feed-reader"
+  | "social-preview"
+  | "other";
+
+/** What one rule changes in a reply. Only the fields it sets change. */
+export interface RuleChange {
+  /** Spec fields to set (a rule fills, it never blanks). */
+  readonly specs?: Partial<DeviceSpecs>;
+  /** The device class to answer (`Mobile`, `Tablet`, `TV`, `Console`, ...). */
+  readonly class?: string;
+  /** The database records that fit when one alone cannot be told: model names, most likely first. */
+  readonly candidates?: readonly string[];
+}
+
+/** A rule: a pure function of the detector's reply and the request's evidence. */
+export interface Rule {
+  /** Its name, reported in `req.device.decidedBy` / `decisions` when it changed something. */
+  readonly name: string;
+  apply(reply: DetectReply, evidence: RuleEvidence, catalog: RuleCatalog | undefined): RuleChange | undefined;
+}
