@@ -1,33 +1,24 @@
 // The names of the request headers that may leave the process for detection, and of those that never may.
 
+import { EVIDENCE } from "./core/evidence-table.js";
+
+const detectRows = EVIDENCE.filter((row) => row.kind === "detect");
+
 /**
  * Headers whose absence decides a detection as much as their presence: they are always named in
- * `Vary`. The vendor's detection reads each of them by name.
+ * `Vary`. The vendor's detection reads each of them by name. Derived from the evidence table.
  */
-export const CORE_DETECTION_HEADERS = [
-  "user-agent",
-  "x-wap-profile",
-  "profile",
-  "x-operamini-phone",
-  "x-operamini-phone-ua",
-  "x-mobile-ua",
-] as const;
+export const CORE_DETECTION_HEADERS: readonly string[] = detectRows
+  .filter((row) => row.vary === "always")
+  .map((row) => row.name);
 
 /**
  * Headers that carry a device's own user-agent through proxies, transcoders and in-app browsers.
- * Detection reads them when present; they are named in `Vary` only then.
+ * Detection reads them when present; they are named in `Vary` only then. Derived from the evidence table.
  */
-export const DEVICE_USER_AGENT_HEADERS = [
-  "x-device-user-agent",
-  "x-original-user-agent",
-  "x-skyfire-phone",
-  "x-bolt-phone-ua",
-  "device-stock-ua",
-  "x-ucbrowser-device-ua",
-  "x-ucbrowser-phone-ua",
-  "x-puffin-ua",
-  "x-requested-with",
-] as const;
+export const DEVICE_USER_AGENT_HEADERS: readonly string[] = detectRows
+  .filter((row) => row.vary === "when-sent")
+  .map((row) => row.name);
 
 /**
  * Every header sent for detection by default: {@link CORE_DETECTION_HEADERS} and
@@ -37,7 +28,15 @@ export const DEVICE_USER_AGENT_HEADERS = [
  * headers of load balancers and tracers (`x-request-start`, `x-request-id`, ...), which would also
  * make every request a memo miss.
  */
-export const DETECTION_HEADERS: readonly string[] = [...CORE_DETECTION_HEADERS, ...DEVICE_USER_AGENT_HEADERS];
+export const DETECTION_HEADERS: readonly string[] = detectRows.map((row) => row.name);
+
+/**
+ * The User-Agent Client Hints the package reads (`Sec-CH-UA` and those that complete a frozen
+ * user-agent). Evidence, not personal data: `HdClient.detect` passes them on when it is given them.
+ */
+export const CLIENT_HINT_HEADERS: readonly string[] = EVIDENCE.filter(
+  (row) => row.kind === "hint" || row.kind === "hint-support",
+).map((row) => row.name);
 
 /**
  * Headers that carry credentials, addresses or subscriber ids: an app cannot allow them for

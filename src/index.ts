@@ -14,6 +14,14 @@ export {
   DEFAULT_BASE_URL,
   HdClient,
 } from "./client/index.js";
+export {
+  createDeviceDetector,
+  type DetectRequestOptions,
+  type DeviceDetector,
+  type RequestHeaders,
+} from "./core/device-detector.js";
+export type { Evidence } from "./core/evidence.js";
+export { EVIDENCE, type EvidenceRow, type HintTarget } from "./core/evidence-table.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
 export type { EngineDataInfo } from "./engine/engine-data.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";
@@ -77,7 +85,7 @@ export {
   type HandsetDetectionMetrics,
   type LatencySnapshot,
 } from "./middleware/metrics.js";
-export type { DetectionMode, HandsetDetectionOptions } from "./middleware/options.js";
+export type { DetectionMode, DeviceDetectorOptions, HandsetDetectionOptions } from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type * from "./types.js";
 export {

@@ -1,6 +1,6 @@
 // The cloud client's options: declared once, validated once, resolved into an internal config.
 
-import { DETECTION_HEADERS } from "../detection-header-names.js";
+import { CLIENT_HINT_HEADERS, DETECTION_HEADERS } from "../detection-header-names.js";
 import type { Logger } from "../logger.js";
 import {
   allowedHeadersOption,
@@ -220,6 +220,7 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     ),
     detectionHeaders: new Set([
       ...DETECTION_HEADERS,
+      ...CLIENT_HINT_HEADERS,
       ...allowedHeadersOption("allowHeaders", o.allowHeaders),
     ]),
   };

@@ -2,6 +2,7 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { type BareItem, type Item, parseItem, parseList } from "structured-headers";
+import type { HintTarget } from "../core/evidence-table.js";
 
 /** One entry of `Sec-CH-UA` or `Sec-CH-UA-Full-Version-List`. */
 export interface BrandVersion {
@@ -154,42 +155,7 @@ export function parseClientHints(headers: IncomingHttpHeaders): ClientHints {
 
 // ---- which requests the hints can help ----
 
-/**
- * The frozen user-agents the hints can complete: Chromium on Android (`Android 10; K`: no model,
- * a fake version), on Windows (`Windows NT 10.0` for Windows 10 and 11), on macOS (`Mac OS X
- * 10_15_7` for every macOS).
- */
-export type HintTarget = "android" | "windows" | "macos";
-
-/**
- * The hint headers that join the memo key for each target, in order. `Sec-CH-UA-Platform` is
- * read too, but the target already implies its value.
- */
-export const KEYED_HINTS: Readonly<Record<HintTarget, readonly string[]>> = {
-  android: [
-    "sec-ch-ua-platform-version",
-    "sec-ch-ua-model",
-    "sec-ch-ua-full-version-list",
-    "sec-ch-ua-mobile",
-  ],
-  windows: ["sec-ch-ua-platform-version"],
-  macos: ["sec-ch-ua-platform-version"],
-};
-
-/** The field of {@link ClientHints} each of {@link KEYED_HINTS} fills when it parses, by position. */
-export const KEYED_FIELDS: Readonly<Record<HintTarget, readonly (keyof ClientHints)[]>> = {
-  android: ["platformVersion", "model", "fullVersionList", "mobile"],
-  windows: ["platformVersion"],
-  macos: ["platformVersion"],
-};
-
-/** The hint headers read for each target, spelt for `Vary`. */
-export const HINT_VARY: Readonly<Record<HintTarget, string>> = {
-  android:
-    ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Model, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile",
-  windows: ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version",
-  macos: ", Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version",
-};
+export type { HintTarget } from "../core/evidence-table.js";
 
 /** Where Chromium's reduced user-agents name the platform: right after `Mozilla/5.0 (`. */
 const PLATFORM_AT = "Mozilla/5.0 (".length;
@@ -228,7 +194,8 @@ const PLATFORM_AS_SENT: Readonly<Record<HintTarget, string>> = {
   windows: '"Windows"',
   macos: '"macOS"',
 };
-const PLATFORM_NAME: Readonly<Record<HintTarget, string>> = {
+/** `Sec-CH-UA-Platform` of each target, parsed. */
+export const PLATFORM_NAME: Readonly<Record<HintTarget, string>> = {
   android: "Android",
   windows: "Windows",
   macos: "macOS",
@@ -242,14 +209,6 @@ const PLATFORM_NAME: Readonly<Record<HintTarget, string>> = {
 export function namesPlatform(rawPlatform: string, frozen: HintTarget): boolean {
   if (rawPlatform === PLATFORM_AS_SENT[frozen]) return true;
   return isReadableHint(rawPlatform) && parsedItem(rawPlatform) === PLATFORM_NAME[frozen];
-}
-
-/**
- * Whether a reduced Android user-agent came without the model hint: the first navigation of a
- * visitor, before the browser has seen `Accept-CH`.
- */
-export function lacksModel(target: HintTarget | undefined, headers: IncomingHttpHeaders): boolean {
-  return target === "android" && typeof headers["sec-ch-ua-model"] !== "string";
 }
 
 // ---- what the hints change ----

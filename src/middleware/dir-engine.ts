@@ -9,7 +9,7 @@ import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";
 import { DataStore } from "../store/data-store.js";
 import type { Detector } from "../types.js";
-import type { EngineHandle } from "./device-resolver.js";
+import type { EngineHandle } from "./detectors.js";
 import { errorCode } from "./metrics.js";
 
 /** How long a failed engine load is remembered before a request triggers another attempt. */
@@ -35,13 +35,17 @@ export interface DataReloadStats {
 
 /** The engine of a cache directory, which follows the directory's syncs. */
 export interface DirEngineHandle extends EngineHandle {
-  /** Calls `listener` after each reload the directory's changes caused. */
+  /** Calls `listener` after each reload the directory's changes caused, until this handle is closed. */
   onReload(listener: (reload: DataReload) => void): void;
   /** Reloads so far. */
   reloads(): DataReloadStats;
   /** Looks at the directory now (the watch and the poll do it by themselves). */
   checkNow(): Promise<void>;
-  /** Stops following the directory and forgets the handle (tests). */
+  /**
+   * Lets go of the directory: this handle's listeners are removed, and once every handle on the
+   * directory is closed it is no longer followed (no watcher, no poll) and the next
+   * {@link engineForDir} loads it anew.
+   */
   close(): void;
 }
 
@@ -57,7 +61,38 @@ export interface EngineForDirOptions {
   watch?: boolean;
 }
 
-const sharedEngines = new Map<string, DirEngineHandle>();
+/** A followed directory, shared by every handle on it; `users` counts the handles not yet closed. */
+interface SharedDir {
+  readonly handle: Omit<DirEngineHandle, "onReload" | "close">;
+  readonly listeners: Set<(reload: DataReload) => void>;
+  readonly stop: () => void;
+  users: number;
+}
+
+const sharedDirs = new Map<string, SharedDir>();
+
+/** A handle of its own on a shared directory: its listeners go with it, and the last one closed stops the follower. */
+function handleOn(key: string, shared: SharedDir): DirEngineHandle {
+  shared.users++;
+  const mine: ((reload: DataReload) => void)[] = [];
+  let closed = false;
+  return {
+    ...shared.handle,
+    onReload: (listener) => {
+      if (closed) return;
+      mine.push(listener);
+      shared.listeners.add(listener);
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      for (const listener of mine) shared.listeners.delete(listener);
+      if (--shared.users > 0) return;
+      shared.stop();
+      if (sharedDirs.get(key) === shared) sharedDirs.delete(key);
+    },
+  };
+}
 
 /** Loads through the store, which falls back to the previous pair when the current one is broken. */
 async function defaultLoader(dir: string, logger: Logger): Promise<Detector> {
@@ -90,8 +125,8 @@ export function engineForDir(
   options: EngineForDirOptions | EngineLoader = {},
 ): DirEngineHandle {
   const key = resolve(dir);
-  const existing = sharedEngines.get(key);
-  if (existing !== undefined) return existing;
+  const existing = sharedDirs.get(key);
+  if (existing !== undefined) return handleOn(key, existing);
   const { load: loader = defaultLoader, reload: reloader = defaultReloader } =
     typeof options === "function" ? { load: options, reload: options } : options;
   const follow = typeof options === "function" ? {} : options;
@@ -99,7 +134,7 @@ export function engineForDir(
   let engine: Detector | undefined;
   let loading: Promise<Detector> | undefined;
   let failedAt = 0;
-  const listeners: ((reload: DataReload) => void)[] = [];
+  const listeners = new Set<(reload: DataReload) => void>();
   let succeeded = 0;
   let failed = 0;
   let lastError: DataReloadStats["lastError"];
@@ -174,26 +209,24 @@ export function engineForDir(
     watch: follow.watch,
   });
   load();
-  const handle: DirEngineHandle = {
-    current: () => engine,
-    ready: () => {
-      if (engine !== undefined) return Promise.resolve(engine);
-      if (failedAt > 0 && Date.now() - failedAt >= RELOAD_AFTER_FAILURE_MS) {
-        failedAt = 0;
-        return load();
-      }
-      return loading!;
-    },
-    onReload: (listener) => {
-      listeners.push(listener);
-    },
-    reloads: () => ({ succeeded, failed, lastError }),
-    checkNow: () => follower.check(),
-    close: () => {
-      follower.close();
-      if (sharedEngines.get(key) === handle) sharedEngines.delete(key);
+  const shared: SharedDir = {
+    listeners,
+    stop: () => follower.close(),
+    users: 0,
+    handle: {
+      current: () => engine,
+      ready: () => {
+        if (engine !== undefined) return Promise.resolve(engine);
+        if (failedAt > 0 && Date.now() - failedAt >= RELOAD_AFTER_FAILURE_MS) {
+          failedAt = 0;
+          return load();
+        }
+        return loading!;
+      },
+      reloads: () => ({ succeeded, failed, lastError }),
+      checkNow: () => follower.check(),
     },
   };
-  sharedEngines.set(key, handle);
-  return handle;
+  sharedDirs.set(key, shared);
+  return handleOn(key, shared);
 }

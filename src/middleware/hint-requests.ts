@@ -2,6 +2,7 @@
 
 import type { ServerResponse } from "node:http";
 import { serializeDictionary, Token } from "structured-headers";
+import { ASKED_HINTS, CRITICAL_HINTS } from "../core/evidence-table.js";
 import { booleanOption, invalidOption, type KnownOptions, optionsObject, urlOption } from "../options.js";
 import { suggestName } from "../suggest.js";
 
@@ -35,16 +36,6 @@ export interface ResolvedClientHints {
   /** The `Permissions-Policy` value delegating the hints, when `delegate` names origins. */
   readonly permissionsPolicy: string | undefined;
 }
-
-/** The hints always asked for: what detection needs beyond the ones browsers send unasked. */
-export const ASKED_HINTS = [
-  "Sec-CH-UA-Model",
-  "Sec-CH-UA-Platform-Version",
-  "Sec-CH-UA-Full-Version-List",
-] as const;
-
-/** `Critical-CH` value: the hints without which the first navigation cannot name an Android phone. */
-export const CRITICAL_HINTS = "Sec-CH-UA-Model, Sec-CH-UA-Platform-Version";
 
 /** Client hints a browser can be asked for, as spelt in `Accept-CH`. */
 export const KNOWN_CLIENT_HINTS = [

@@ -29,8 +29,11 @@ import type { HandsetDetectionEvent } from "./metrics.js";
 /** Which detector answers devices. */
 export type DetectionMode = "auto" | "local" | "cloud";
 
-/** Options of {@link handsetDetection}. Every option is optional; units are in the names. */
-export interface HandsetDetectionOptions {
+/**
+ * Options of `createDeviceDetector()`: every option of the middleware but those only HTTP
+ * responses need. Every option is optional; units are in the names.
+ */
+export interface DeviceDetectorOptions {
   /** A cloud client (`HdClient`) to detect with. Give this or `username`/`secret`/`siteId`. */
   client?: Detector;
   /** A local engine (`LocalEngine`) to detect with, shared by every middleware given it. Or give `cacheDir`. */
@@ -94,13 +97,6 @@ export interface HandsetDetectionOptions {
   /** How long cloud calls stay stopped after `breakerThreshold` failures, in milliseconds (default 30 s). */
   breakerCooldownMs?: number;
   /**
-   * `true` (default): a failed or late detection leaves `req.device` unknown with `error` set and
-   * the request continues. `false`: the error goes to `next(error)`.
-   */
-  failOpen?: boolean;
-  /** Called for each request whose detection failed or timed out. Errors it throws are logged. */
-  onError?: (error: Error, req: Request) => void;
-  /**
    * Called for each cloud call (with its duration), breaker change, spent quota and request
    * timeout: for histograms and alerts. Never for memo hits. Errors it throws are logged once.
    * Counters for everything are in `middleware.metrics()`.
@@ -108,8 +104,6 @@ export interface HandsetDetectionOptions {
   onEvent?: (event: HandsetDetectionEvent) => void;
   /** Where warnings go (default: `console.warn`). pino, winston and console fit. */
   logger?: Logger;
-  /** Set `Vary` for the detection headers on every response (default `true`). */
-  vary?: boolean;
   /**
    * More lower-case request header names to detect on, besides the built-in allow-list (the
    * detection headers and the `x-*` headers that carry a device's own user-agent; see
@@ -138,8 +132,26 @@ export interface HandsetDetectionOptions {
   pageScript?: boolean | PageScriptOptions;
 }
 
-/** Every option name, so that validation and docs cannot miss one. */
-export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
+/** Options of {@link handsetDetection}: the core's, and what the middleware does with HTTP responses. */
+export interface HandsetDetectionOptions extends DeviceDetectorOptions {
+  /**
+   * `true` (default): a failed or late detection leaves `req.device` unknown with `error` set and
+   * the request continues. `false`: the error goes to `next(error)`.
+   */
+  failOpen?: boolean;
+  /** Called for each request whose detection failed or timed out. Errors it throws are logged. */
+  onError?: (error: Error, req: Request) => void;
+  /** Set `Vary` for the detection headers on every response (default `true`). */
+  vary?: boolean;
+  /**
+   * Requests that need no device (health checks, assets): when it returns `true`, the middleware
+   * calls `next()` at once, with no detection, no `Vary` and no `req.device`.
+   */
+  skip?: (req: Request) => boolean;
+}
+
+/** Every option of the core, so that validation and docs cannot miss one. */
+export const KNOWN_DETECTOR_OPTIONS: KnownOptions<DeviceDetectorOptions> = {
   client: true,
   engine: true,
   username: true,
@@ -157,15 +169,21 @@ export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
   monthlyQuota: true,
   breakerThreshold: true,
   breakerCooldownMs: true,
-  failOpen: true,
-  onError: true,
   onEvent: true,
   logger: true,
-  vary: true,
   allowHeaders: true,
   ignoreHeaders: true,
   clientHints: true,
   pageScript: true,
+};
+
+/** Every option of the middleware. */
+export const KNOWN_OPTIONS: KnownOptions<HandsetDetectionOptions> = {
+  ...KNOWN_DETECTOR_OPTIONS,
+  failOpen: true,
+  onError: true,
+  vary: true,
+  skip: true,
 };
 
 /** Defaults of the options that have one. */
@@ -211,6 +229,7 @@ export interface ResolvedOptions {
   breakerCooldownMs: number;
   failOpen: boolean;
   onError: ((error: Error, req: Request) => void) | undefined;
+  skip: ((req: Request) => boolean) | undefined;
   onEvent: ((event: HandsetDetectionEvent) => void) | undefined;
   logger: Logger;
   vary: boolean;
@@ -243,16 +262,24 @@ export function suggestOption(name: string): string | undefined {
 
 const DETECTOR_METHODS = ["detect"] as const;
 
+/** Which factory is validating: its name in messages, and the options it knows. */
+export interface OptionsFactory {
+  readonly factory: string;
+  readonly known: KnownOptions<DeviceDetectorOptions> | KnownOptions<HandsetDetectionOptions>;
+}
+
+const MIDDLEWARE: OptionsFactory = { factory: "handsetDetection()", known: KNOWN_OPTIONS };
+
 /**
  * Validates the caller's options and applies defaults. Throws `HdOptionError` naming the option
  * for anything unusable: unknown or misspelt keys, wrong types, contradicting options. Whether
  * `cacheDir` holds data is decided later, when detectors are built.
  */
-export function resolveOptions(options: unknown): ResolvedOptions {
+export function resolveOptions(options: unknown, by: OptionsFactory = MIDDLEWARE): ResolvedOptions {
   if (options === undefined) {
     invalidOption(
       "options",
-      "handsetDetection() needs an options object naming a detector: `client`, `engine`, `cacheDir`, or `username`/`secret`/`siteId`.",
+      `${by.factory} needs an options object naming a detector: \`client\`, \`engine\`, \`cacheDir\`, or \`username\`/\`secret\`/\`siteId\`.`,
     );
   }
   if (typeof options === "object" && options !== null && "headers" in options && "socket" in options) {
@@ -262,8 +289,8 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     );
   }
   const opt = optionsObject<HandsetDetectionOptions>(options, {
-    factory: "handsetDetection()",
-    known: KNOWN_OPTIONS,
+    factory: by.factory,
+    known: by.known as KnownOptions<HandsetDetectionOptions>,
     usage: '{ cacheDir: "./hd-data" }',
     aliases: ALIASES,
   });
@@ -388,6 +415,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     ),
     failOpen: booleanOption("failOpen", opt.failOpen, DEFAULTS.failOpen),
     onError: functionOption("onError", opt.onError),
+    skip: functionOption("skip", opt.skip),
     onEvent: functionOption("onEvent", opt.onEvent),
     logger: loggerOption("logger", opt.logger),
     vary: booleanOption("vary", opt.vary, DEFAULTS.vary),

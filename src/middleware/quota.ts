@@ -110,6 +110,7 @@ export class QuotaGuard {
   #announced = -1;
   #beating = false;
   #reported = "";
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: QuotaGuardOptions) {
     this.#limit = options.monthlyQuota;
@@ -120,8 +121,15 @@ export class QuotaGuard {
     const every = options.heartbeatMs ?? 0;
     if (this.#counter !== undefined && every > 0) {
       void this.heartbeat();
-      setInterval(() => void this.heartbeat(), every).unref();
+      this.#heartbeat = setInterval(() => void this.heartbeat(), every);
+      this.#heartbeat.unref();
     }
+  }
+
+  /** Stops the heartbeat. The guard still counts; nothing of it keeps the process alive. */
+  close(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
   }
 
   #roll(): void {

@@ -38,10 +38,10 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import express, { type Express, type RequestHandler } from "express";
 import express4 from "express4";
+import { createEvidenceReader } from "../../src/core/evidence.js";
 import { DETECTION_HEADERS } from "../../src/detection-header-names.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionMetrics } from "../../src/middleware/metrics.js";
 import type { Detector, DetectReply } from "../../src/types.js";
@@ -145,7 +145,7 @@ const instantCloud: Detector = {
 };
 
 /** The `Vary` the middleware sets for the benchmark's requests. */
-const VARY = createHeaderPicker()(REQUEST_HEADERS).vary;
+const VARY = createEvidenceReader()(REQUEST_HEADERS).vary;
 
 /**
  * The floor: only what any middleware that hands templates a device and shared caches a `Vary`

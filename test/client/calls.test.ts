@@ -10,6 +10,7 @@ import { HdArgumentError, HdNotFoundError, HdOptionError, isHdArgumentError } fr
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { deviceApp, EXPRESS_VERSIONS, IPHONE_UA } from "../middleware/helpers.js";
+import { REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { clientFor } from "../support/api-test-client.js";
 import { FIXTURE_DEVICES } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
@@ -327,6 +328,26 @@ describe("HdClient.detect sends the detection headers only", () => {
     expect(only().body).toEqual({
       ...Object.fromEntries(DETECTION_HEADERS.map((name) => [name, `v ${name}`])),
       "x-operamini-phone-ua": `v x-operamini-phone-ua, Nokia, N95`,
+    });
+  });
+
+  it("passes on the client hints it is given: evidence, not personal data", async () => {
+    // The test server knows no such device: its 301 is beside the point here.
+    await client
+      .detect({
+        "user-agent": REDUCED_ANDROID_UA,
+        "Sec-CH-UA-Model": '"SM-S928B"',
+        "sec-ch-ua-platform": '"Android"',
+        "sec-ch-ua-platform-version": '"14.0.0"',
+        "sec-ch-ua-arch": '"arm"',
+        ...PRIVATE,
+      })
+      .catch(() => undefined);
+    expect(only().body).toEqual({
+      "user-agent": REDUCED_ANDROID_UA,
+      "sec-ch-ua-model": '"SM-S928B"',
+      "sec-ch-ua-platform": '"Android"',
+      "sec-ch-ua-platform-version": '"14.0.0"',
     });
   });
 

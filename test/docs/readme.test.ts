@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DETECTION_HEADERS } from "../../src/middleware/detection-headers.js";
+import { DETECTION_HEADERS } from "../../src/detection-header-names.js";
 import { ROOT } from "./support/run-example.js";
 
 /** The text of the README's section under `heading`, up to the next `##` heading. */

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import type { RequestHandler } from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { createEvidenceReader, KEY_FORMAT } from "../../src/core/evidence.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { createHeaderPicker } from "../../src/middleware/detection-headers.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { optionError } from "../support/option-error.js";
@@ -105,11 +105,11 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
     const app = deviceApp(makeApp, build({}));
     const hinted = await get(app, HINTED_GALAXY);
     expect(hinted.headers["accept-ch"]).toBe(
-      "Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List",
+      "Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Form-Factors",
     );
     expect(hinted.headers["critical-ch"]).toBeUndefined();
     expect(hinted.headers.vary).toBe(
-      "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Model, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile",
+      "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile, Sec-CH-UA-Form-Factors",
     );
     const safari = await get(app, { "user-agent": IPHONE_UA });
     expect(safari.headers["accept-ch"]).toBeUndefined();
@@ -158,7 +158,7 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
     });
     const res = await request(app).get("/").set(HINTED_GALAXY).expect(200);
     expect(res.headers["accept-ch"]).toBe(
-      "Sec-CH-Prefers-Color-Scheme, Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List",
+      "Sec-CH-Prefers-Color-Scheme, Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Form-Factors",
     );
   });
 
@@ -228,7 +228,7 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
     const app = deviceApp(makeApp, build({}));
     const android = await get(app, { "user-agent": REDUCED_ANDROID_UA });
     expect(android.headers.vary).toBe(
-      "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Model, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile",
+      "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Sec-CH-UA-Platform, Sec-CH-UA-Model, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Mobile, Sec-CH-UA-Form-Factors",
     );
     const { "sec-ch-ua-platform": _platform, ...hintsWithoutPlatform } = HINTED_GALAXY;
     const withoutPlatform = await get(app, hintsWithoutPlatform);
@@ -246,7 +246,7 @@ describe.each(EXPRESS_VERSIONS)("client hints on %s", (_name, makeApp) => {
 });
 
 describe("hints that do not parse", () => {
-  it("key as if absent: a malformed or oversized hint gets no memo entry and no detection of its own", async () => {
+  it("key as sent, one look-up per request; an oversized hint keys as absent and cannot lengthen the key", async () => {
     const engine = sampleEngine();
     let detections = 0;
     const counting = {
@@ -265,15 +265,15 @@ describe("hints that do not parse", () => {
     ];
     const devices = [];
     for (const headers of variants) devices.push((await callMiddleware(mw, headers)).device);
-    // The first two differ (the full version list parsed in one, not in the other); the rest key as the second.
-    expect(detections).toBe(2);
-    expect(devices.map((device) => device.source)).toEqual(["local", "local", "memo", "memo", "memo"]);
+    // The two oversized lists key alike (as absent); each malformed one keys as sent, and detects as if absent.
+    expect(detections).toBe(4);
+    expect(devices.map((device) => device.source)).toEqual(["local", "local", "memo", "local", "local"]);
     expect(devices.every((device) => device.specs.general_model === "Galaxy S24 Ultra")).toBe(true);
-    expect(mw.metrics().memo).toMatchObject({ hits: 3, misses: 2 });
+    expect(mw.metrics().memo).toMatchObject({ hits: 1, misses: 4 });
   });
 
   it("do not lengthen the memo key: an oversized hint keys as absent", () => {
-    const pick = createHeaderPicker({ clientHints: true });
+    const pick = createEvidenceReader({ clientHints: true });
     const oversized = pick({
       ...HINTED_GALAXY,
       "sec-ch-ua-full-version-list": `"${"x".repeat(2000)}";v="1"`,
@@ -311,11 +311,18 @@ describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
       screen: { width: 1024, height: 1366, pixelRatio: 2, maxTouchPoints: 5 },
     });
     expect(iPad.headers.vary).toContain("Cookie");
+    // The screen joins the memo key behind an Apple user-agent: it can name the model.
+    const otherIPad = await get(app, { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t5w820h1180r2" });
+    expect(otherIPad.body).toMatchObject({
+      source: "local",
+      decidedBy: "page-script",
+      specs: { general_model: "iPad" },
+      screen: { width: 820 },
+    });
     const iPadAgain = await get(app, { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t5w820h1180r2" });
     expect(iPadAgain.body).toMatchObject({
       source: "memo",
       decidedBy: "page-script",
-      specs: { general_model: "iPad" },
       screen: { width: 820 },
     });
     const mac = await get(app, { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t0w1512h982r2" });
@@ -366,25 +373,25 @@ describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
 });
 
 describe("the memo key with client hints", () => {
-  const pick = createHeaderPicker({ clientHints: true, scriptCookie: "hd_screen" });
+  const pick = createEvidenceReader({ clientHints: true, scriptCookie: "hd_screen" });
 
   it("keys a request without hints exactly as before", () => {
     expect(pick({ "user-agent": IPHONE_UA, "accept-language": "en" }).key).toBe(
-      createHeaderPicker()({ "user-agent": IPHONE_UA }).key,
+      createEvidenceReader()({ "user-agent": IPHONE_UA }).key,
     );
     expect(pick({ "user-agent": REDUCED_WINDOWS_UA, "sec-ch-ua": '"Chromium";v="131"' }).key).toBe(
-      `d:user-agent\u0000${REDUCED_WINDOWS_UA}\u0001`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_WINDOWS_UA}`,
     );
   });
 
   it("adds the raw hints that complete a reduced user-agent, and nothing for a user-agent they cannot change", () => {
     const key = pick(HINTED_GALAXY).key;
     expect(key).toBe(
-      `d:user-agent\u0000${REDUCED_ANDROID_UA}\u0001\u0003"14.0.0"\u0001"SM-S928B"\u0001${HINTED_GALAXY["sec-ch-ua-full-version-list"]}\u0001?1\u0001`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_ANDROID_UA}\u0003android\u0001"SM-S928B"\u0001"14.0.0"\u0001${HINTED_GALAXY["sec-ch-ua-full-version-list"]}\u0001?1\u0002`,
     );
     const firstNavigation = pick({ "user-agent": REDUCED_ANDROID_UA, ...ANDROID_LOW_ENTROPY_HINTS }).key;
     expect(firstNavigation).toBe(
-      `d:user-agent\u0000${REDUCED_ANDROID_UA}\u0001\u0003\u0002\u0002\u0002?1\u0001`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_ANDROID_UA}\u0003android\u0002\u0002\u0002\u0001?1\u0002`,
     );
     expect(pick({ ...HINTED_GALAXY, "sec-ch-ua-model": '""' }).key).not.toBe(
       pick({ ...HINTED_GALAXY, "sec-ch-ua-model": undefined as never }).key,

@@ -3,6 +3,7 @@
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CacheStore } from "../../src/cache/types.js";
+import { KEY_FORMAT } from "../../src/core/evidence.js";
 import { HdNetworkError, HdNotFoundError, HdTimeoutError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
@@ -142,7 +143,7 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       });
       const res = await request(app).get("/").set("User-Agent", IPHONE_UA).set("Accept-Language", "fr");
       expect(res.headers.vary).toBe(
-        "Accept-Encoding, User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language",
+        "Accept-Encoding, User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language, Cookie",
       );
     });
 
@@ -254,7 +255,7 @@ describe.each(EXPRESS_VERSIONS)("handsetDetection on %s", (_name, makeApp) => {
       const res = await request(app).get("/").set("User-Agent", IPHONE_UA);
       expect(res.body).toMatchObject({ source: "memo", class: "Mobile" });
       expect(client.calls).toHaveLength(1);
-      expect([...map.keys()].every((k) => k.startsWith("d:"))).toBe(true);
+      expect([...map.keys()].every((k) => k.startsWith(KEY_FORMAT))).toBe(true);
     });
 
     it("keeps answering when the store fails, and says so once", async () => {

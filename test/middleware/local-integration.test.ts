@@ -132,9 +132,12 @@ describe("engines loaded from a cache directory", () => {
     };
     const a = engineForDir(dir, silentLogger, loader);
     const b = engineForDir(`${dir}/`, silentLogger, loader);
-    expect(a).toBe(b);
     expect(await a.ready()).toBe(await b.ready());
     expect(loads).toBe(1);
     expect(a.current()).toBeDefined();
+    // The directory is followed until its last handle is closed; the next one loads it anew.
+    a.close();
+    expect(engineForDir(dir, silentLogger, loader).current()).toBe(b.current());
+    b.close();
   });
 });

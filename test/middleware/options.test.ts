@@ -176,6 +176,7 @@ describe("handsetDetection options", () => {
         "breakerCooldownMs",
         "failOpen",
         "onError",
+        "skip",
         "onEvent",
         "logger",
         "vary",

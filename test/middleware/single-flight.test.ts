@@ -1,9 +1,9 @@
 // SingleFlight: concurrent lookups of one key share one run, which ends with the last budget waiting for it.
 
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SingleFlight } from "../../src/core/single-flight.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
-import { SingleFlight } from "../../src/middleware/memo.js";
 import type { Detector, DetectReply } from "../../src/types.js";
 import { callMiddleware } from "./call-middleware.js";
 import { DESKTOP_UA, fakeCloud, fakeEngine, IPHONE_UA, replyFor } from "./helpers.js";

@@ -1,17 +1,23 @@
-// The detection-header allow-list, the memo key and the Vary value.
+// The evidence a request shows: the detection-header allow-list, the memo key and the Vary value.
 
 import { describe, expect, it } from "vitest";
+import { createEvidenceReader, KEY_FORMAT } from "../../src/core/evidence.js";
+import { EVIDENCE } from "../../src/core/evidence-table.js";
+import { DETECTION_HEADERS, DEVICE_USER_AGENT_HEADERS } from "../../src/detection-header-names.js";
+import { IPHONE_UA } from "../middleware/helpers.js";
 import {
-  createHeaderPicker,
-  DETECTION_HEADERS,
-  DEVICE_USER_AGENT_HEADERS,
-} from "../../src/middleware/detection-headers.js";
+  ANDROID_HINTS,
+  HINTED_GALAXY,
+  MAC_SAFARI_UA,
+  REDUCED_MAC_UA,
+  REDUCED_WINDOWS_UA,
+} from "../middleware/hinted-requests.js";
 
 const CORE_VARY =
   "User-Agent, X-Wap-Profile, Profile, X-OperaMini-Phone, X-OperaMini-Phone-UA, X-Mobile-UA, Accept-Language";
 
-describe("detection headers", () => {
-  const pick = createHeaderPicker();
+describe("request evidence", () => {
+  const pick = createEvidenceReader();
 
   it("keeps the detection headers and the x-* headers that carry a device's own user-agent", () => {
     const raw = Object.fromEntries(DETECTION_HEADERS.map((name) => [name, `value of ${name}`]));
@@ -46,7 +52,7 @@ describe("detection headers", () => {
       "x-anything-else": "x",
     });
     expect(picked.headers).toEqual({ "user-agent": "UA" });
-    expect(picked.key).toBe("d:user-agent\u0000UA\u0001");
+    expect(picked.key).toBe(`${KEY_FORMAT}\u0001user-agent\u0000UA`);
   });
 
   it("keys per-request headers out: requests that differ only in them share one memo key", () => {
@@ -66,14 +72,14 @@ describe("detection headers", () => {
   });
 
   it("detects on more headers an app allows by name", () => {
-    const picker = createHeaderPicker({ allow: ["x-att-deviceid"] });
+    const picker = createEvidenceReader({ allow: ["x-att-deviceid"] });
     const picked = picker({ "user-agent": "UA", "x-att-deviceid": "SAMSUNG-SGH-A887/1.0" });
     expect(picked.headers).toEqual({ "user-agent": "UA", "x-att-deviceid": "SAMSUNG-SGH-A887/1.0" });
     expect(picked.vary).toBe(`${CORE_VARY}, x-att-deviceid`);
   });
 
   it("drops the headers given to ignore", () => {
-    const picker = createHeaderPicker({ ignore: ["accept-language", "x-device-user-agent"] });
+    const picker = createEvidenceReader({ ignore: ["accept-language", "x-device-user-agent"] });
     const picked = picker({ "user-agent": "UA", "accept-language": "en", "x-device-user-agent": "D" });
     expect(Object.keys(picked.headers)).toEqual(["user-agent"]);
   });
@@ -89,7 +95,7 @@ describe("detection headers", () => {
 
   it("never conflates a missing header with an empty one, or values across names", () => {
     expect(pick({ "user-agent": "", "x-mobile-ua": "M" }).key).toBe(pick({ "x-mobile-ua": "M" }).key);
-    expect(pick({}).key).toBe("d:");
+    expect(pick({}).key).toBe(KEY_FORMAT);
     expect(pick({ "user-agent": "a", "x-puffin-ua": "b" }).key).not.toBe(pick({ "user-agent": "ab" }).key);
   });
 
@@ -131,5 +137,68 @@ describe("detection headers", () => {
   it("lists the device user-agent headers of the vendor's facts", () => {
     expect(DEVICE_USER_AGENT_HEADERS).toContain("x-original-user-agent");
     expect(DEVICE_USER_AGENT_HEADERS).toContain("device-stock-ua");
+  });
+});
+
+describe("the evidence table", () => {
+  const read = createEvidenceReader({
+    clientHints: true,
+    scriptCookie: "hd_screen",
+    allow: ["x-att-deviceid"],
+  });
+  const requests = [
+    { "user-agent": "UA", "x-att-deviceid": "D", "x-device-user-agent": "X" },
+    { ...HINTED_GALAXY, "sec-ch-ua-form-factors": '"Mobile"' },
+    {
+      "user-agent": REDUCED_WINDOWS_UA,
+      "sec-ch-ua-platform": '"Windows"',
+      "sec-ch-ua-platform-version": '"15.0.0"',
+    },
+    {
+      "user-agent": REDUCED_MAC_UA,
+      "sec-ch-ua-platform": '"macOS"',
+      "sec-ch-ua-platform-version": '"14.5.0"',
+    },
+    { "user-agent": IPHONE_UA, cookie: "a=1; hd_screen=t5w393h852r3" },
+    { "user-agent": MAC_SAFARI_UA, cookie: "hd_screen=t5w820h1180r2" },
+  ];
+
+  it("names in Vary every header whose value joins the memo key (parity)", () => {
+    for (const raw of requests) {
+      const evidence = read(raw);
+      const vary = evidence.vary.toLowerCase().split(", ");
+      for (const [name, value] of Object.entries(raw)) {
+        const keyed =
+          name === "cookie" ? evidence.key.includes("\u0004") : evidence.key.includes(value as string);
+        if (keyed) expect(vary, `${name} is keyed for ${raw["user-agent"]}`).toContain(name);
+      }
+    }
+  });
+
+  it("declares every keyed row as one Vary names", () => {
+    for (const row of EVIDENCE) {
+      if (row.inKey !== "never") expect(row.vary, row.name).not.toBe("never");
+    }
+  });
+
+  it("starts every memo key with its format version, so a fleet never reads another format's entries", () => {
+    for (const raw of requests) expect(read(raw).key.startsWith(`${KEY_FORMAT}\u0001`)).toBe(true);
+  });
+
+  it("keys hints as sent, so one look-up serves a request, and tells apart hints that differ", () => {
+    const galaxy = read(HINTED_GALAXY);
+    expect(galaxy.key).toContain(ANDROID_HINTS["sec-ch-ua-model"]);
+    expect(read({ ...HINTED_GALAXY, "sec-ch-ua-model": '"SM-S921B"' }).key).not.toBe(galaxy.key);
+    expect(galaxy.hintTarget).toBe("android");
+    expect(galaxy.hints["sec-ch-ua-model"]).toBe('"SM-S928B"');
+  });
+
+  it("keys the page script's screen behind an Apple user-agent only", () => {
+    const iphone = read({ "user-agent": IPHONE_UA, cookie: "hd_screen=t5w393h852r3" });
+    expect(iphone.key).not.toBe(read({ "user-agent": IPHONE_UA }).key);
+    expect(iphone.vary).toContain("Cookie");
+    const desktop = read({ "user-agent": REDUCED_WINDOWS_UA, cookie: "hd_screen=t0w1920h1080r1" });
+    expect(desktop.key).toBe(read({ "user-agent": REDUCED_WINDOWS_UA }).key);
+    expect(desktop.screen?.width).toBe(1920);
   });
 });

@@ -1,0 +1,576 @@
+// The framework-free core: a request's headers in, a Device out (memo, single flight, budget, guards, local or cloud, fallbacks).
+
+import type { IncomingHttpHeaders } from "node:http";
+import { MemoryStore } from "../cache/memory-store.js";
+import type { CacheEntry } from "../cache/types.js";
+import { dataInfoOf } from "../engine/data-info.js";
+import { errorMessage, HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
+import { warnOnce } from "../logger.js";
+import { foundSpecificDevice, isCrawler, prepareCrawlerTest } from "../middleware/bots.js";
+import { chooseDetectors } from "../middleware/detectors.js";
+import {
+  buildDevice,
+  checkReply,
+  type Device,
+  type DevicePart,
+  type DeviceSource,
+  forVisitor,
+  noReply,
+  withCrawlerHint,
+  withEvidence,
+} from "../middleware/device.js";
+import { CloudPausedError, QuotaSpentError } from "../middleware/guarded-cloud.js";
+import {
+  geoKey,
+  isThenable,
+  Memo,
+  type MemoDevice,
+  type MemoGeoIp,
+  type MemoValue,
+} from "../middleware/memo.js";
+import {
+  errorCode,
+  type HandsetDetectionEvent,
+  type HandsetDetectionMetrics,
+  MetricsRecorder,
+  snapshot,
+} from "../middleware/metrics.js";
+import {
+  type DeviceDetectorOptions,
+  KNOWN_DETECTOR_OPTIONS,
+  type ResolvedOptions,
+  resolveOptions,
+} from "../middleware/options.js";
+import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
+import { guardCloud } from "./cloud-guards.js";
+import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
+import { PeerAnswers } from "./peer-answers.js";
+import { SingleFlight } from "./single-flight.js";
+
+/** Request headers as a framework gives them: Node's `req.headers`, a plain object, or a WHATWG `Headers`. */
+export type RequestHeaders =
+  | IncomingHttpHeaders
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | { forEach(callback: (value: string, name: string) => void): void };
+
+/** Per-request details of {@link DeviceDetector.detect}. */
+export interface DetectRequestOptions {
+  /** The client's IP address: used only for geoip, when `detectOptions` asks for it. */
+  ip?: string | undefined;
+}
+
+/** What {@link createDeviceDetector} returns: detection for any server, framework or worker. */
+export interface DeviceDetector {
+  /** Who answers devices: `local` (engine) or `cloud`, as decided at construction. */
+  readonly mode: "local" | "cloud";
+  /**
+   * The device of one request, from its headers: what the middleware puts in `req.device`. A
+   * memo hit on a synchronous store answers synchronously; anything else is a promise that
+   * settles within `timeoutMs` and never rejects (a failure is a device with `error` set).
+   */
+  detect(headers: RequestHeaders, options?: DetectRequestOptions): Device | Promise<Device>;
+  /** Reads a request's evidence (detection headers, client hints, page-script cookie) once. */
+  readEvidence(headers: IncomingHttpHeaders): Evidence;
+  /** {@link detect} for evidence already read (the Express adapter reads it once for `Vary` too). */
+  detectEvidence(evidence: Evidence, ip?: string): Device | Promise<Device>;
+  /** A snapshot of the counters (memo, cloud, breaker, quota, local engine). */
+  metrics(): HandsetDetectionMetrics;
+  /** Readiness: in local mode `false` until the engine's data is loaded; in cloud mode always `true`. */
+  isReady(): boolean;
+  /**
+   * Stops everything the detector started (quota heartbeat, directory watcher and poll, reload
+   * listeners, a cloud client it built): afterwards nothing of it keeps the process alive.
+   * Stores, engines and clients passed in are the caller's to close.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the framework-free detector core: the same memo, single flight, budget, quota,
+ * breaker, local/cloud choice, fallbacks and rules as the Express middleware, for a plain
+ * `node:http` server, Fastify, Koa, Hono or a queue worker. Options are those of
+ * `handsetDetection()` less the ones only HTTP responses need (`vary`, `failOpen`, `onError`,
+ * `skip`); they are validated here, once.
+ *
+ * @example
+ * const detector = createDeviceDetector({ engine: sampleEngine() });
+ * const device = await detector.detect(req.headers, { ip: req.socket.remoteAddress });
+ */
+export function createDeviceDetector(options: DeviceDetectorOptions): DeviceDetector {
+  return buildDeviceDetector(
+    resolveOptions(options, { factory: "createDeviceDetector()", known: KNOWN_DETECTOR_OPTIONS }),
+  );
+}
+
+/** What the memo held for a request, once read: a device (maybe stale) and a geoip. */
+interface Seen {
+  readonly device: CacheEntry<MemoDevice> | undefined;
+  readonly geo: CacheEntry<MemoGeoIp> | undefined;
+}
+
+type Entry = CacheEntry<MemoValue> | undefined;
+
+const NOTHING_SEEN: Seen = { device: undefined, geo: undefined };
+
+function seenOf(device: Entry, geo: Entry): Seen {
+  return {
+    device: device?.value.kind === "device" ? (device as CacheEntry<MemoDevice>) : undefined,
+    geo: geo?.value.kind === "geoip" ? (geo as CacheEntry<MemoGeoIp>) : undefined,
+  };
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error
+    ? error
+    : new HdProtocolError(`Detector failed with a non-error: ${String(error)}`);
+}
+
+/** A local device part with the legacy groups (`product_info`, `display`) of a cloud answer. */
+function withLegacyGroups(part: DevicePart, answer: DetectReply): DevicePart {
+  return {
+    ...part,
+    reply: {
+      ...part.reply,
+      ...(answer.product_info ? { product_info: answer.product_info } : {}),
+      ...(answer.display ? { display: answer.display } : {}),
+    },
+  };
+}
+
+/** Lower-case header names in a plain object, from whatever a framework gives. */
+function nodeHeaders(headers: RequestHeaders): IncomingHttpHeaders {
+  if (typeof (headers as { forEach?: unknown }).forEach === "function" && !Array.isArray(headers)) {
+    const out: IncomingHttpHeaders = {};
+    (headers as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
+    return out;
+  }
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const names = Object.keys(record);
+  if (names.every((name) => name === name.toLowerCase())) return record as IncomingHttpHeaders;
+  const out: IncomingHttpHeaders = {};
+  for (const name of names) {
+    const value = record[name];
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : (value as string | undefined);
+  }
+  return out;
+}
+
+/** Builds the core from resolved options (the middleware resolves its own, the HTTP-only ones included). */
+export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
+  // Splitting isbot's patterns takes milliseconds: at start-up, not in the first visitor's request.
+  prepareCrawlerTest();
+  const { logger, geoip, timeoutMs, skipBots, legacyOptions, allowHeaders, onEvent } = config;
+  /** Everything started here that must stop with `close()`, in the order started. */
+  const closers: (() => unknown)[] = [];
+  const detectors = chooseDetectors(config);
+  const { mode, engine, dir } = detectors;
+  if (config.client === undefined && detectors.cloud !== undefined) {
+    const built = detectors.cloud as Detector & { close?: () => Promise<void> };
+    closers.push(() => built.close?.());
+  }
+  if (dir !== undefined) closers.push(() => dir.close());
+  const warn = warnOnce(logger);
+  const metrics = new MetricsRecorder();
+  const emit =
+    onEvent === undefined
+      ? undefined
+      : (event: HandsetDetectionEvent): void => {
+          try {
+            onEvent(event);
+          } catch (hookError) {
+            warn("HD_ON_EVENT_HOOK_THREW", "The onEvent hook threw; detection goes on.", {
+              error: errorMessage(hookError),
+            });
+          }
+        };
+
+  const memoryStore =
+    config.store === undefined && config.cacheSize > 0
+      ? new MemoryStore<MemoValue>({ maxEntries: config.cacheSize })
+      : undefined;
+  const memoStore = config.store ?? memoryStore;
+  const memo =
+    memoStore === undefined
+      ? undefined
+      : new Memo(memoStore, config.ttlMs, (error) =>
+          warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
+            error: errorMessage(error),
+          }),
+        );
+  const peers =
+    config.store?.claim === undefined || memo === undefined ? undefined : new PeerAnswers(memo, timeoutMs);
+  const { cloud, breaker, quota } = guardCloud(config, detectors.cloud, engine !== undefined, metrics, emit);
+  if (quota !== undefined) closers.push(() => quota.close());
+  dir?.onReload((reload) => {
+    if (reload.ok) {
+      emit?.({
+        type: "data-reloaded",
+        specsGenerated: reload.info?.specsGenerated,
+        treesGenerated: reload.info?.treesGenerated,
+        devices: reload.info?.devices,
+      });
+    } else {
+      emit?.({ type: "data-reload-failed", code: errorCode(reload.error), message: reload.error.message });
+    }
+  });
+  const readEvidence = createEvidenceReader({
+    allow: allowHeaders,
+    ignore: config.ignoreHeaders,
+    clientHints: config.clientHints !== undefined,
+    ...(config.pageScript === undefined ? {} : { scriptCookie: config.pageScript.cookieName }),
+  });
+  /** Cloud mode: one detection per device (and IP) in flight. */
+  const detections = new SingleFlight<Device>();
+  /** Local mode: one cloud call for geoip (per IP) or legacy groups (per device) in flight. */
+  const extras = new SingleFlight<DetectReply>();
+  const wanted = [...legacyOptions, ...(geoip ? ["geoip"] : [])];
+  const wireOptions: DetectParams["options"] = wanted.length > 0 ? ["hd_specs", ...wanted] : undefined;
+
+  // ---- the local engine's data: an answer remembered before its data changed is not served ----
+
+  let dataInfo: unknown;
+  let dataChangedAt = 0;
+  /** When the engine's data was last seen to change (epoch ms; 0 while it is the first seen). */
+  const dataChanged = (): number => {
+    const info = dataInfoOf(engine?.current());
+    if (info !== dataInfo) {
+      if (dataInfo !== undefined) dataChangedAt = Date.now();
+      dataInfo = info;
+    }
+    return dataChangedAt;
+  };
+  /** A memo entry as long as it holds: a local answer stored before the data changed is left out. */
+  const current = (entry: CacheEntry<MemoDevice> | undefined): CacheEntry<MemoDevice> | undefined =>
+    entry === undefined || entry.value.source !== "local" || entry.storedAt > dataChanged()
+      ? entry
+      : undefined;
+  /** Remembers a local answer, stamped after the last data change seen (even in the same millisecond). */
+  const rememberLocal = (key: string, part: DevicePart): void => {
+    memo?.set(key, { kind: "device", ...part, source: "local" }, Math.max(Date.now(), dataChangedAt + 1));
+  };
+  const rememberGeo = (ip: string, geo: GeoIp | undefined): GeoIp | undefined => {
+    if (geo !== undefined) memo?.set(geoKey(ip), { kind: "geoip", geoip: geo });
+    return geo;
+  };
+
+  // ---- the pipeline ----
+
+  const answers = (seen: Seen, wantsGeo: boolean): seen is Seen & { device: CacheEntry<MemoDevice> } => {
+    const now = Date.now();
+    const { device, geo } = seen;
+    return (
+      device !== undefined &&
+      device.expiresAt > now &&
+      (!wantsGeo || (geo !== undefined && geo.expiresAt > now))
+    );
+  };
+
+  const count = (device: Device): Device => {
+    metrics.requests++;
+    metrics.sources[device.source]++;
+    if (device.status !== 0) metrics.unknownDevices++;
+    if (device.error !== undefined) metrics.requestError(device.error);
+    return device;
+  };
+
+  const detectEvidence = (evidence: Evidence, ip?: string): Device | Promise<Device> => {
+    const geoIp = geoip && ip ? ip : undefined;
+    if (memo === undefined) return resolve(evidence, geoIp, NOTHING_SEEN);
+    const device = memo.get(evidence.key);
+    const geo = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
+    if (isThenable(device) || isThenable(geo)) {
+      return resolve(
+        evidence,
+        geoIp,
+        Promise.all([device, geo]).then(([d, g]) => seenOf(d, g)),
+      );
+    }
+    const read = seenOf(device, geo);
+    const seen: Seen = { device: current(read.device), geo: read.geo };
+    if (!answers(seen, geoIp !== undefined)) return resolve(evidence, geoIp, seen);
+    metrics.memoHits++;
+    return count(buildDevice(seen.device.value, "memo", seen.geo?.value.geoip, undefined, evidence));
+  };
+
+  /**
+   * Everything after a synchronous memo miss, within the request's budget: past `timeoutMs` the
+   * fallback answers with a timeout error, and the budget's signal aborts the cloud call still
+   * running for this request.
+   */
+  const resolve = (
+    evidence: Evidence,
+    geoIp: string | undefined,
+    reading: Seen | Promise<Seen>,
+  ): Promise<Device> => {
+    const budget = new AbortController();
+    // What the fallback can use: the memo's (maybe stale) entries, once read.
+    let seen = NOTHING_SEEN;
+    const work = (async (): Promise<Device> => {
+      const read = await reading;
+      seen = { device: current(read.device), geo: read.geo };
+      if (answers(seen, geoIp !== undefined)) {
+        metrics.memoHits++;
+        return buildDevice(seen.device.value, "memo", seen.geo?.value.geoip);
+      }
+      if (memo !== undefined) metrics.memoMisses++;
+      const input = detectionInput(evidence);
+      return mode === "local"
+        ? detectLocal(evidence, input, geoIp, seen, budget.signal)
+        : detectCloud(evidence, input, geoIp, seen, budget.signal);
+    })();
+    return new Promise<Device>((settle) => {
+      const timer = setTimeout(() => {
+        metrics.timeouts++;
+        emit?.({ type: "timeout", timeoutMs });
+        const error = new HdTimeoutError(
+          `Device detection took longer than timeoutMs (${timeoutMs} ms); the request continued without it.`,
+        );
+        budget.abort(error);
+        settle(fallback(evidence, seen, error, mode));
+      }, timeoutMs);
+      timer.unref();
+      work.then(
+        (device) => {
+          clearTimeout(timer);
+          settle(device);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          settle(fallback(evidence, seen, toError(error), mode));
+        },
+      );
+    }).then((device) => count(forVisitor(device, evidence)));
+  };
+
+  /** A reply as `req.device` gets it: checked, what the evidence decided, the crawler's class. */
+  const normalise = (raw: unknown, evidence: Evidence, input: DetectionInput, bot: boolean): DevicePart =>
+    withEvidence(withCrawlerHint({ reply: checkReply(raw), bot }, evidence.userAgent), {
+      decidedBy: input.decidedBy,
+      hintTarget: evidence.hintTarget,
+      platformVersion: input.platformVersion,
+    });
+
+  /** Crawler or visitor: as remembered, else from the user-agent (`specificDevice`: the engine's evidence). */
+  const isBot = (evidence: Evidence, seen: Seen, specificDevice?: () => boolean): boolean =>
+    seen.device?.value.bot ?? isCrawler(evidence.userAgent, specificDevice);
+
+  /** Runs the local engine: a device part, or a throw when it fails or answers garbage. */
+  const runLocal = async (
+    evidence: Evidence,
+    input: DetectionInput,
+    seen: Seen,
+    local: Detector,
+  ): Promise<DevicePart> => {
+    metrics.localDetections++;
+    dataChanged();
+    const raw = await local.detect(input.headers);
+    const bot = isBot(evidence, seen, () => foundSpecificDevice(checkReply(raw), local, input.headers));
+    return normalise(raw, evidence, input, bot);
+  };
+
+  /** The local engine's answer when it is loaded and answers synchronously (a fallback cannot wait). */
+  const localNow = (evidence: Evidence, seen: Seen): DevicePart | undefined => {
+    const local = engine?.current();
+    if (local === undefined) return undefined;
+    const input = detectionInput(evidence);
+    try {
+      const raw = local.detect(input.headers);
+      if (isThenable(raw)) return undefined;
+      metrics.localDetections++;
+      const bot = isBot(evidence, seen, () => foundSpecificDevice(checkReply(raw), local, input.headers));
+      return normalise(raw, evidence, input, bot);
+    } catch {
+      return undefined;
+    }
+  };
+
+  // ---- local mode: the engine answers the device, the cloud only geoip and legacy groups ----
+
+  const detectLocal = async (
+    evidence: Evidence,
+    input: DetectionInput,
+    geoIp: string | undefined,
+    seen: Seen,
+    signal: AbortSignal,
+  ): Promise<Device> => {
+    const fresh =
+      seen.device !== undefined && seen.device.expiresAt > Date.now() ? seen.device.value : undefined;
+    if (fresh !== undefined) return completeLocal(evidence, fresh, "memo", geoIp, seen, signal);
+    let local = engine?.current();
+    if (local === undefined) {
+      try {
+        local = await engine!.ready();
+      } catch (error) {
+        if (cloud !== undefined) return detectCloud(evidence, input, geoIp, seen, signal);
+        throw error;
+      }
+    }
+    return completeLocal(
+      evidence,
+      await runLocal(evidence, input, seen, local),
+      "local",
+      geoIp,
+      seen,
+      signal,
+    );
+  };
+
+  /** A local device, completed from the cloud with geoip and legacy groups when those are wanted. */
+  const completeLocal = async (
+    evidence: Evidence,
+    part: DevicePart,
+    source: DeviceSource,
+    geoIp: string | undefined,
+    seen: Seen,
+    signal: AbortSignal,
+  ): Promise<Device> => {
+    const needLegacy = source === "local" && legacyOptions.length > 0 && part.reply.status === 0;
+    const needGeo = geoIp !== undefined && !(seen.geo !== undefined && seen.geo.expiresAt > Date.now());
+    const remembered = seen.geo?.value.geoip;
+    if (source === "local" && !needLegacy) rememberLocal(evidence.key, part);
+    if ((!needLegacy && !needGeo) || cloud === undefined) return buildDevice(part, source, remembered);
+    if (skipBots && part.bot) {
+      metrics.skippedBots++;
+      return buildDevice(part, source, remembered);
+    }
+    const options = [...(needLegacy ? legacyOptions : []), ...(needGeo ? ["geoip"] : [])];
+    // Shared by the concurrent requests that need the same call: geoip is per IP, legacy groups per device.
+    const flightKey = `s:${needLegacy ? evidence.key : ""}\u0002${needGeo ? geoIp : ""}`;
+    try {
+      const reply = await extras.run(flightKey, signal, async (runSignal) => {
+        const answer = await callCloud(evidence.headers, options, needGeo ? geoIp : undefined, runSignal);
+        if (needLegacy) rememberLocal(evidence.key, withLegacyGroups(part, answer));
+        if (needGeo) rememberGeo(geoIp, answer.geoip);
+        return answer;
+      });
+      return buildDevice(
+        needLegacy ? withLegacyGroups(part, reply) : part,
+        source,
+        needGeo ? reply.geoip : remembered,
+      );
+    } catch (error) {
+      return buildDevice(
+        part,
+        source,
+        remembered,
+        error instanceof QuotaSpentError ? undefined : toError(error),
+      );
+    }
+  };
+
+  // ---- cloud mode ----
+
+  /** One call to the guarded cloud, aborted with `signal`. */
+  const callCloud = async (
+    headers: DetectionInput["headers"],
+    options: DetectParams["options"],
+    ip: string | undefined,
+    signal: AbortSignal,
+  ): Promise<DetectReply> => {
+    if (cloud === undefined) throw new HdNetworkError("No cloud client is configured.");
+    const params: DetectParams = { signal };
+    if (allowHeaders.length > 0) params.allowHeaders = allowHeaders;
+    if (options !== undefined) params.options = options;
+    if (ip !== undefined) params.ipAddress = ip;
+    return cloud.detect(headers, params);
+  };
+
+  const detectCloud = async (
+    evidence: Evidence,
+    input: DetectionInput,
+    geoIp: string | undefined,
+    seen: Seen,
+    signal: AbortSignal,
+  ): Promise<Device> => {
+    const bot = isBot(evidence, seen);
+    if (skipBots && bot) {
+      metrics.skippedBots++;
+      return withoutCloud(evidence, seen, bot, "Skipped: crawler (skipBots)", true);
+    }
+    const flightKey = geoIp === undefined ? evidence.key : `${evidence.key}\u0002${geoIp}`;
+    try {
+      return await detections.run(flightKey, signal, async (runSignal) => {
+        const peer =
+          geoIp === undefined ? await peers?.answerOf(evidence.key, timeoutMs / 2, runSignal) : undefined;
+        if (peer !== undefined) {
+          metrics.peerAnswers++;
+          return buildDevice(peer.value, "memo", undefined);
+        }
+        const { geoip: geo, ...reply } = await callCloud(input.headers, wireOptions, geoIp, runSignal);
+        const part = normalise(reply, evidence, input, bot);
+        memo?.set(evidence.key, { kind: "device", ...part, source: "cloud" });
+        return buildDevice(part, "cloud", geoIp === undefined ? undefined : rememberGeo(geoIp, geo));
+      });
+    } catch (error) {
+      if (error instanceof QuotaSpentError) return withoutCloud(evidence, seen, bot, error.message, false);
+      throw error;
+    }
+  };
+
+  /** No cloud call for this request (a crawler, a spent quota): memo, then local engine, then skipped. */
+  const withoutCloud = (
+    evidence: Evidence,
+    seen: Seen,
+    bot: boolean,
+    reason: string,
+    remember: boolean,
+  ): Device => {
+    const remembered = seen.geo?.value.geoip;
+    if (seen.device !== undefined) return buildDevice(seen.device.value, "memo", remembered);
+    const local = localNow(evidence, seen);
+    if (local !== undefined) {
+      if (remember) rememberLocal(evidence.key, local);
+      return buildDevice(local, "local", remembered);
+    }
+    return buildDevice(noReply(reason, bot, evidence.userAgent), "skipped", remembered);
+  };
+
+  /** After a failure: the stale memo, else the local engine (after a cloud failure), else an unknown device; `error` set. */
+  const fallback = (evidence: Evidence, seen: Seen, error: Error, attempted: "local" | "cloud"): Device => {
+    const remembered = seen.geo?.value.geoip;
+    if (seen.device !== undefined) return buildDevice(seen.device.value, "memo", remembered, error);
+    if (attempted === "cloud") {
+      const local = localNow(evidence, seen);
+      if (local !== undefined) return buildDevice(local, "local", remembered, error);
+    }
+    const source: DeviceSource = error instanceof CloudPausedError ? "skipped" : attempted;
+    const bot = isBot(evidence, seen);
+    return buildDevice(noReply(error.message, bot, evidence.userAgent), source, remembered, error);
+  };
+
+  let closed: Promise<void> | undefined;
+  return {
+    mode,
+    readEvidence,
+    detectEvidence,
+    detect: (headers, options) => detectEvidence(readEvidence(nodeHeaders(headers)), options?.ip),
+    metrics: () =>
+      snapshot(metrics, {
+        mode,
+        breakerState: breaker.state,
+        inFlight: detections.size + extras.size,
+        memoSize: memoryStore?.size,
+        memoMaxEntries: memoryStore?.maxEntries,
+        quota:
+          quota === undefined || config.monthlyQuota === undefined
+            ? undefined
+            : {
+                monthlyQuota: config.monthlyQuota,
+                used: quota.used,
+                remaining: quota.remaining,
+                shared: quota.shared,
+              },
+        engine: engine?.current(),
+        reloads: dir?.reloads(),
+      }),
+    isReady: () => mode === "cloud" || engine?.current() !== undefined,
+    close: () => {
+      closed ??= (async () => {
+        for (const close of closers.reverse()) await close();
+      })();
+      return closed;
+    },
+  };
+}
