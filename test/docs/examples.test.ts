@@ -129,6 +129,30 @@ async function text(url: string, userAgent?: string): Promise<string> {
 }
 
 describe("examples/", () => {
+  exampleTest(
+    "core-node-http.js",
+    "names devices from a plain node:http server, with no Express",
+    async () => {
+      const app = await startExample("core-node-http.js");
+      try {
+        expect(await text(`${app.url}/`, IPHONE_UA)).toBe("Apple iPhone (Mobile)");
+        expect(await text(`${app.url}/`, PIXEL_8_UA)).toBe("Google Pixel 8 (Mobile)");
+      } finally {
+        await app.stop();
+      }
+    },
+  );
+
+  exampleTest("core-fastify.js", "names devices in a Fastify hook", async () => {
+    const app = await startExample("core-fastify.js");
+    try {
+      expect(await text(`${app.url}/`, IPHONE_UA)).toBe("iPhone (Mobile)");
+      expect(await text(`${app.url}/`, DESKTOP_UA)).toContain("(Computer)");
+    } finally {
+      await app.stop();
+    }
+  });
+
   exampleTest("ten-lines.js", "names a phone's model and a computer's class, with no account", async () => {
     const app = await startExample("ten-lines.js");
     try {
