@@ -14,14 +14,15 @@ export {
   DEFAULT_BASE_URL,
   HdClient,
 } from "./client/index.js";
+export { type DetectWithEvidenceReply, detectWithEvidence } from "./core/detect-with-evidence.js";
 export {
   createDeviceDetector,
   type DetectRequestOptions,
   type DeviceDetector,
-  type RequestHeaders,
 } from "./core/device-detector.js";
 export type { Evidence } from "./core/evidence.js";
 export { EVIDENCE, type EvidenceRow, type HintTarget } from "./core/evidence-table.js";
+export type { RequestHeaders } from "./core/request-headers.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
 export type { EngineDataInfo } from "./engine/engine-data.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";

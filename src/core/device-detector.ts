@@ -17,7 +17,6 @@ import {
   forVisitor,
   noReply,
   withCrawlerHint,
-  withEvidence,
 } from "../middleware/device.js";
 import { CloudPausedError, QuotaSpentError } from "../middleware/guarded-cloud.js";
 import {
@@ -43,15 +42,11 @@ import {
 } from "../middleware/options.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
 import { guardCloud } from "./cloud-guards.js";
+import { completeReply } from "./detect-with-evidence.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
 import { PeerAnswers } from "./peer-answers.js";
+import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
 import { SingleFlight } from "./single-flight.js";
-
-/** Request headers as a framework gives them: Node's `req.headers`, a plain object, or a WHATWG `Headers`. */
-export type RequestHeaders =
-  | IncomingHttpHeaders
-  | Readonly<Record<string, string | readonly string[] | undefined>>
-  | { forEach(callback: (value: string, name: string) => void): void };
 
 /** Per-request details of {@link DeviceDetector.detect}. */
 export interface DetectRequestOptions {
@@ -135,26 +130,6 @@ function withLegacyGroups(part: DevicePart, answer: DetectReply): DevicePart {
       ...(answer.display ? { display: answer.display } : {}),
     },
   };
-}
-
-/** Lower-case header names in a plain object, from whatever a framework gives. */
-function nodeHeaders(headers: RequestHeaders): IncomingHttpHeaders {
-  if (typeof (headers as { forEach?: unknown }).forEach === "function" && !Array.isArray(headers)) {
-    const out: IncomingHttpHeaders = {};
-    (headers as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
-      out[name.toLowerCase()] = value;
-    });
-    return out;
-  }
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
-  const names = Object.keys(record);
-  if (names.every((name) => name === name.toLowerCase())) return record as IncomingHttpHeaders;
-  const out: IncomingHttpHeaders = {};
-  for (const name of names) {
-    const value = record[name];
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : (value as string | undefined);
-  }
-  return out;
 }
 
 /** Builds the core from resolved options (the middleware resolves its own, the HTTP-only ones included). */
@@ -345,12 +320,10 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
   };
 
   /** A reply as `req.device` gets it: checked, what the evidence decided, the crawler's class. */
-  const normalise = (raw: unknown, evidence: Evidence, input: DetectionInput, bot: boolean): DevicePart =>
-    withEvidence(withCrawlerHint({ reply: checkReply(raw), bot }, evidence.userAgent), {
-      decidedBy: input.decidedBy,
-      hintTarget: evidence.hintTarget,
-      platformVersion: input.platformVersion,
-    });
+  const normalise = (raw: unknown, evidence: Evidence, input: DetectionInput, bot: boolean): DevicePart => {
+    const { reply, decidedBy } = completeReply(raw, evidence, input);
+    return { ...withCrawlerHint({ reply, bot }, evidence.userAgent), decidedBy };
+  };
 
   /** Crawler or visitor: as remembered, else from the user-agent (`specificDevice`: the engine's evidence). */
   const isBot = (evidence: Evidence, seen: Seen, specificDevice?: () => boolean): boolean =>

@@ -3,6 +3,7 @@
 import { type FileHandle, open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
+import { detectWithEvidence } from "../core/detect-with-evidence.js";
 import { errorMessage, isHdApiError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -365,7 +366,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           return;
         }
         counts.detect++;
-        sendJson(res, 200, detectWire(await engine.detect(input.headers, input.params)));
+        // As the middleware detects: client hints and the page script's cookie in the body count.
+        const { decidedBy: _decidedBy, ...reply } = await detectWithEvidence(
+          engine,
+          input.headers,
+          input.params,
+        );
+        sendJson(res, 200, detectWire(reply));
         return;
       }
       case "fetchspecs":

@@ -1,5 +1,6 @@
 // `hd3 detect`: detects the device of a user-agent and prints the reply.
 
+import { detectWithEvidence } from "../../core/detect-with-evidence.js";
 import { LOWER_CASE_HEADER_NAME } from "../../detection-header-names.js";
 import type { DetectReply } from "../../types.js";
 import { booleanFlag, type CommandContext, exitForStatus } from "../context.js";
@@ -46,7 +47,10 @@ export function headersOf(context: CommandContext): Record<string, string> {
 export async function run(context: CommandContext): Promise<number> {
   const headers = headersOf(context);
   const source = await openSource(context);
-  const reply: DetectReply = await source.detect(headers);
+  // As the middleware would answer, unless --bare asks for the database's own answer.
+  const reply: DetectReply = booleanFlag(context, "bare")
+    ? await source.detect(headers)
+    : await detectWithEvidence(source, headers);
   if (booleanFlag(context, "json")) {
     printJson(context.io, reply);
   } else if (reply.status === 0 && reply.hd_specs !== undefined) {

@@ -73,15 +73,26 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         short: "H",
         multiple: true,
         placeholder: "<name:value>",
-        description: "Another request header, e.g. x-wap-profile:http://... (repeatable).",
+        description:
+          'Another request header, e.g. x-wap-profile:http://..., sec-ch-ua-model:"SM-S928B" or cookie:hd_screen=t5w393h852r3 (repeatable).',
+      },
+      bare: {
+        type: "boolean",
+        description:
+          "The database's bare answer: no client hints, page-script cookie or rules above the database.",
       },
       ...QUERY_FLAGS,
     },
-    details: ["Exit code 5 when no device matches (status 301 Nothing Found)."],
+    details: [
+      "Answers what the middleware would: client hints (-H sec-ch-ua-*) complete a frozen user-agent,",
+      "the page script's cookie (-H cookie:hd_screen=...) tells an iPad from a Mac. --bare skips both.",
+      "Exit code 5 when no device matches (status 301 Nothing Found).",
+    ],
     examples: [
       'hd3 detect "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"',
       'hd3 detect --json "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) ..."',
       'hd3 detect -H "user-agent:Opera/9.80 (J2ME/MIDP; Opera Mini/9.80 ...)" -H "x-operamini-phone-ua:Nokia..."',
+      'hd3 detect "Mozilla/5.0 (Linux; Android 10; K) ... Chrome/131.0.0.0 Mobile Safari/537.36" -H \'sec-ch-ua-platform:"Android"\' -H \'sec-ch-ua-model:"SM-S928B"\'',
     ],
     load: () => import("./detect.js"),
   },
