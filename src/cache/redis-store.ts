@@ -1,5 +1,6 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
+import { createRequire } from "node:module";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -125,9 +126,22 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
   });
   const hasClient = o.client !== undefined;
   const hasUrl = o.url !== undefined;
-  if (hasClient === hasUrl)
-    invalidOption(hasClient ? "url" : "client", "give exactly one of `client` and `url`.");
+  if (hasClient && hasUrl) invalidOption("url", "give exactly one of `client` and `url`.");
+  if (!hasClient && !hasUrl) {
+    // Name the key the caller wrote: `{ url: process.env.REDIS_URL }` with the variable unset.
+    const written = "client" in o && !("url" in o) ? "client" : "url";
+    invalidOption(
+      written,
+      `${written in o ? "is undefined (an unset environment variable?)" : "is missing"}: give \`url\` (a redis:// URL) or \`client\` (an ioredis Redis or Cluster).`,
+    );
+  }
   urlOption("url", o.url, ["redis:", "rediss:"]);
+  if (hasUrl && !moduleInstalled("ioredis")) {
+    invalidOption(
+      "url",
+      "needs the `ioredis` package, which is not installed: `npm install ioredis`, or pass your own client as `client`.",
+    );
+  }
   objectWithMethods("client", o.client, ["get", "set", "del"], "a Redis client such as an ioredis instance");
   const keyPrefix = o.keyPrefix ?? "hd3:";
   if (typeof keyPrefix !== "string") invalidOption("keyPrefix", "expected a string.", keyPrefix);
@@ -141,6 +155,20 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
     maxReconnectDelayMs: millisecondsOption("maxReconnectDelayMs", o.maxReconnectDelayMs, 2000, { min: 10 }),
     logger: loggerOption("logger", o.logger),
   };
+}
+
+/**
+ * Whether `name` resolves from this package, checked synchronously so that a store that cannot
+ * work fails at construction rather than answering nothing for ever. A package that exists but
+ * cannot be required (ESM-only exports) counts as installed: the lazy import decides.
+ */
+function moduleInstalled(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== "MODULE_NOT_FOUND";
+  }
 }
 
 type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisLikeClient;
@@ -200,7 +228,9 @@ function isEntry(value: unknown): value is CacheEntry<unknown> {
  * prefix. Values are stored as JSON with a PX time-to-live. When Redis is down, slow or
  * unreachable, `get` answers `undefined` within `commandTimeoutMs`, `set` and `delete` are
  * dropped, and nothing throws; the store reconnects by itself. ioredis is imported only when
- * `url` is given, so the package works without it. Throws `HdOptionError` for bad options.
+ * `url` is given, so the package works without it. Throws `HdOptionError` for bad options, a
+ * missing `url` (naming `url` when the caller wrote it, e.g. from an unset variable), and a `url`
+ * without `ioredis` installed.
  *
  * @example
  * const store = createRedisStore({ url: "redis://127.0.0.1:6379", keyPrefix: "myapp:hd3:" });

@@ -33,7 +33,9 @@ describe("createRedisStore when Redis is unreachable", () => {
 
 describe("createRedisStore options", () => {
   it.each([
-    ["client", {}],
+    ["url", {}],
+    ["url", { url: undefined }],
+    ["client", { client: undefined }],
     ["url", { url: "redis://x", client: { get: async () => null } }],
     ["url", { url: "http://127.0.0.1" }],
     ["client", { client: 3 }],
@@ -46,6 +48,12 @@ describe("createRedisStore options", () => {
   ])("rejects a bad %s with HdOptionError naming it", (option, options) => {
     expect(() => createRedisStore(options as never)).toThrow(
       expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option }),
+    );
+  });
+
+  it("says an undefined url is undefined, as an unset environment variable gives it", () => {
+    expect(() => createRedisStore({ url: process.env.HD_TEST_UNSET_REDIS_URL })).toThrow(
+      /`url`: is undefined/,
     );
   });
 
