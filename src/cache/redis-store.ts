@@ -16,8 +16,9 @@ import {
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**
- * The few commands the store needs. An ioredis `Redis` instance fits; so does any client with
- * the same method shapes.
+ * The few commands the store needs. An ioredis `Redis` or `Cluster` instance fits; so does any
+ * client with the same method shapes. Each command and script names exactly one key, so any
+ * cluster slot layout works.
  */
 export interface RedisLikeClient {
   get(key: string): Promise<string | null>;
@@ -32,15 +33,18 @@ export interface RedisLikeClient {
   quit?(): Promise<unknown>;
   disconnect?(): void;
   /** ioredis events: the store listens to `error` and `ready`. */
-  on?(event: string, listener: (...args: never[]) => void): unknown;
+  on?(event: "error" | "ready", listener: (error: Error) => void): unknown;
 }
 
 /** Options of `createRedisStore`. Give exactly one of `client` and `url`. */
 export interface RedisStoreOptions {
   /** A connected client to use; the store does not close it unless `closeClient` is true. */
   client?: RedisLikeClient;
-  /** Redis URL (`redis://host:port/db`); the store creates, owns and closes an ioredis client. */
-  url?: string;
+  /**
+   * Redis URL (`redis://host:port/db`); the store creates, owns and closes an ioredis client.
+   * `undefined` is accepted by the type, as `process.env` gives it, and refused at construction.
+   */
+  url?: string | undefined;
   /** Prefix of every key the store writes. Default `"hd3:"`. */
   keyPrefix?: string;
   /**
@@ -190,6 +194,12 @@ async function connectOwnedClient(url: string, config: ResolvedConfig): Promise<
   });
 }
 
+/**
+ * The most often "unavailable" is logged. A cluster with one node down answers for the other
+ * nodes' keys, so the store goes from failing to answering and back with every few commands.
+ */
+const UNAVAILABLE_WARNING_EVERY_MS = 60_000;
+
 const TIMED_OUT: unique symbol = Symbol("timed out");
 
 /** How often `ready()` looks at the connection again. */
@@ -247,6 +257,9 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   const canCount = options.client === undefined || typeof options.client.eval === "function";
   let closed = false;
   let healthy = true;
+  /** When "unavailable" was last logged, and whether its "back" is still owed. */
+  let lastWarningAt = Number.NEGATIVE_INFINITY;
+  let warned = false;
   let current: RedisLikeClient | undefined = options.client;
   /** Whether the connection has ever been ready: commands before that are skipped silently. */
   let everReady =
@@ -286,6 +299,10 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     stats.errors++;
     if (!healthy || closed) return;
     healthy = false;
+    const now = Date.now();
+    if (now - lastWarningAt < UNAVAILABLE_WARNING_EVERY_MS) return;
+    lastWarningAt = now;
+    warned = true;
     config.logger.warn("Redis cache store: Redis is unavailable; answering from level 1 only", {
       code: "HD_REDIS_UNAVAILABLE",
       error: errorMessage(error),
@@ -295,6 +312,8 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   function succeeded() {
     if (healthy) return;
     healthy = true;
+    if (!warned) return;
+    warned = false;
     config.logger.info?.("Redis cache store: Redis is back", { code: "HD_REDIS_RECOVERED" });
   }
 
@@ -323,7 +342,13 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     }
   }
 
-  const prefixed = (key: string) => config.keyPrefix + key;
+  // In a Redis Cluster, a key's slot is that of its first `{...}` (a hash tag) when it has one.
+  // Memo keys hold header values: an empty tag first makes Redis hash a key whose value holds
+  // braces whole, so that no visitor chooses where a key lives. A prefix with a tag of its own
+  // is the operator's choice and stays in charge.
+  const tagFree = !config.keyPrefix.includes("{");
+  const prefixed = (key: string) =>
+    tagFree && key.includes("{") ? `${config.keyPrefix}{}${key}` : config.keyPrefix + key;
 
   /** Whether Redis answers one PING within `timeoutMs`; counts no error and warns nothing. */
   async function answers(timeoutMs: number): Promise<boolean> {
