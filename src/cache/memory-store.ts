@@ -65,6 +65,9 @@ export function estimateBytes(value: unknown): number {
   return bytes;
 }
 
+/** Counters held before expired ones are swept at all. */
+const MIN_SWEEP_AT = 64;
+
 interface Held<V> {
   entry: CacheEntry<V>;
   /** Estimated once, when stored. */
@@ -98,6 +101,8 @@ export class MemoryStore<V> implements CacheStore<V> {
   #oldBytes = 0;
   /** Counters live beside the LRU: an evicted count would be a wrong count. */
   readonly #counters = new Map<string, { total: number; expiresAt: number }>();
+  /** How many counters trigger the next sweep of expired ones. */
+  #sweepAt = MIN_SWEEP_AT;
 
   constructor(options: MemoryStoreOptions = {}) {
     const o = optionsObject<MemoryStoreOptions>(options, {
@@ -180,8 +185,14 @@ export class MemoryStore<V> implements CacheStore<V> {
   /** Adds `by` to the counter `key` and answers the new total; an expired counter starts again at 0. */
   incrementCounter(key: string, by: number, expiresAt: number): number {
     const now = Date.now();
-    for (const [name, counter] of this.#counters) if (counter.expiresAt <= now) this.#counters.delete(name);
-    const total = (this.#counters.get(key)?.total ?? 0) + by;
+    // Expired counters go when their number has doubled since the last sweep: a sweep per call
+    // would cost a walk of every counter (one per client with `cloudDetectionsPerClient`).
+    if (this.#counters.size >= this.#sweepAt) {
+      for (const [name, counter] of this.#counters) if (counter.expiresAt <= now) this.#counters.delete(name);
+      this.#sweepAt = Math.max(MIN_SWEEP_AT, 2 * this.#counters.size);
+    }
+    const current = this.#counters.get(key);
+    const total = (current === undefined || current.expiresAt <= now ? 0 : current.total) + by;
     this.#counters.set(key, { total, expiresAt });
     return total;
   }
