@@ -5,6 +5,7 @@ import { Cluster, type ClusterOptions } from "ioredis";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
+import { ClientBudget } from "../../src/middleware/client-budget.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { MemoValue } from "../../src/middleware/memo.js";
 import { monthOf } from "../../src/middleware/quota.js";
@@ -127,6 +128,31 @@ describe.skipIf(skip)("a fleet sharing a three-master Redis Cluster", () => {
     // One instance detected each device; the others had its answer from the cluster.
     expect(answers.filter((d) => d.source === "cloud")).toHaveLength(devices.length);
     expect(answers.filter((d) => d.source === "memo")).toHaveLength(devices.length * (fleet.length - 1));
+  });
+
+  it("counts each client's cloud detections once for the fleet (cloudDetectionsPerClient)", async () => {
+    const keyPrefix = `clients-${++prefix}:`;
+    // A generous command timeout: this test is about counting, not about a slow machine.
+    const shared = [0, 1].map(() =>
+      createRedisStore<MemoValue>({
+        client: new Cluster([...cluster.startupNodes], CLUSTER_OPTIONS),
+        closeClient: true,
+        keyPrefix,
+        commandTimeoutMs: 2_000,
+        logger: quiet,
+      }),
+    );
+    stores.push(...shared);
+    await Promise.all(shared.map((store) => untilStoreAnswers(store)));
+    const budgets = shared.map((store) => new ClientBudget({ limit: 5, windowMs: 60_000, counter: store }));
+    const takes: boolean[] = [];
+    for (let n = 0; n < 12; n++) takes.push(await (budgets[n % 2] as ClientBudget).take("203.0.113.7"));
+    expect(takes.filter(Boolean)).toHaveLength(5);
+    expect(await budgets[1]?.take("198.51.100.1")).toBe(true);
+    const key = `${keyPrefix}c:203.0.113.7:${Math.floor(Date.now() / 60_000)}`;
+    // 5 allowed, then one refusal each (the fleet had spent it); after that each refused by itself.
+    expect(await raw.get(key)).toBe("7");
+    expect(await raw.pttl(key)).toBeLessThanOrEqual(60_000);
   });
 
   it("answers every request while a master is stopped mid-run, and acts as one fleet again once it is back", async () => {
