@@ -2,6 +2,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -30,6 +31,16 @@ export interface TestRedisCluster {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether `port` on 127.0.0.1 can be listened on right now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
 
 /** A connection to one node that gives up at once instead of retrying. */
 function connection(port: number): Redis {
@@ -66,10 +77,12 @@ async function ask(port: number, ...command: (string | number)[]): Promise<unkno
  */
 export async function startRedisCluster(size = 3): Promise<TestRedisCluster> {
   const ports: number[] = [];
-  while (ports.length < size) {
+  for (let attempt = 0; ports.length < size; attempt++) {
+    if (attempt > 100) throw new Error("found no free pair of ports (a node's and its bus port)");
     const port = await freePort();
     // A cluster node also listens on port + 10000 (its bus): both must be free and distinct.
-    if (port + 10_000 < 65_536 && !ports.includes(port)) ports.push(port);
+    if (port + 10_000 >= 65_536 || ports.includes(port) || !(await isFree(port + 10_000))) continue;
+    ports.push(port);
   }
   const dirs = ports.map(() => mkdtempSync(join(tmpdir(), "hd3-redis-cluster-")));
   const children: (ChildProcess | undefined)[] = ports.map(() => undefined);
