@@ -186,9 +186,13 @@ describe.skipIf(skip)("a fleet sharing a three-master Redis Cluster", () => {
       } from the cloud); ${failedStoreCalls} store calls failed open`,
     );
 
+    const restarted = Date.now();
     await cluster.restartNode(1);
     await cluster.untilHealthy();
     await Promise.all(fleet.map((i) => untilStoreAnswers(i.store)));
+    console.info(
+      `redis-cluster.e2e: the cluster answered again ${Date.now() - restarted} ms after the restart`,
+    );
     const before = api.counts.detect;
     const devices = userAgents.slice(80, 84);
     const answers = await Promise.all(devices.flatMap((ua) => fleet.map((i) => visit(i.app, ua))));
