@@ -136,7 +136,7 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
     const written = "client" in o && !("url" in o) ? "client" : "url";
     invalidOption(
       written,
-      `${written in o ? "is undefined (an unset environment variable?)" : "is missing"}: give \`url\` (a redis:// URL) or \`client\` (an ioredis Redis or Cluster).`,
+      `${written in o ? "is undefined (an unset environment variable?)" : "is missing"}. Give \`url\` (a redis:// URL) or \`client\` (an ioredis Redis or Cluster).`,
     );
   }
   urlOption("url", o.url, ["redis:", "rediss:"]);
