@@ -15,6 +15,7 @@ export const HD_ERROR_CODES = {
   sync: "ERR_HD_SYNC",
   invalidOption: "ERR_HD_INVALID_OPTION",
   replyTooLarge: "ERR_HD_REPLY_TOO_LARGE",
+  clientBudget: "ERR_HD_CLIENT_BUDGET",
 } as const;
 
 /** One of the package's error codes. */
@@ -147,6 +148,26 @@ export class HdReplyTooLargeError extends HdError {
   }
 }
 
+/**
+ * No cloud call was made for a request: its client (`req.ip`) has caused `limit` cloud
+ * detections in the current window of `cloudDetectionsPerClient`. Never names the client.
+ */
+export class HdClientBudgetError extends HdError {
+  override name = "HdClientBudgetError";
+  /** Cloud detections a client may cause per window. */
+  readonly limit: number;
+  /** The window, in milliseconds. */
+  readonly windowMs: number;
+  constructor(limit: number, windowMs: number) {
+    super(
+      HD_ERROR_CODES.clientBudget,
+      `No cloud detection: this client has caused ${limit} in ${windowMs / 1000} s (cloudDetectionsPerClient).`,
+    );
+    this.limit = limit;
+    this.windowMs = windowMs;
+  }
+}
+
 /** Local data (a specs or trees file) is unusable. The message names the file and the problem. */
 export class HdDataError extends HdError {
   override name = "HdDataError";
@@ -218,6 +239,11 @@ export function isHdLicenceError(error: unknown): error is HdLicenceError {
 /** True for a 301 nothing-found error. */
 export function isHdNotFoundError(error: unknown): error is HdNotFoundError {
   return error instanceof HdNotFoundError || hasName(error, ["HdNotFoundError"]);
+}
+
+/** True for a request refused a cloud detection by `cloudDetectionsPerClient`. */
+export function isHdClientBudgetError(error: unknown): error is HdClientBudgetError {
+  return error instanceof HdClientBudgetError || hasName(error, ["HdClientBudgetError"]);
 }
 
 /** True for an invalid-option error. */

@@ -1,5 +1,6 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
+import { createRequire } from "node:module";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -15,8 +16,9 @@ import {
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**
- * The few commands the store needs. An ioredis `Redis` instance fits; so does any client with
- * the same method shapes.
+ * The few commands the store needs. An ioredis `Redis` or `Cluster` instance fits; so does any
+ * client with the same method shapes. Each command and script names exactly one key, so any
+ * cluster slot layout works.
  */
 export interface RedisLikeClient {
   get(key: string): Promise<string | null>;
@@ -31,15 +33,18 @@ export interface RedisLikeClient {
   quit?(): Promise<unknown>;
   disconnect?(): void;
   /** ioredis events: the store listens to `error` and `ready`. */
-  on?(event: string, listener: (...args: never[]) => void): unknown;
+  on?(event: "error" | "ready", listener: (error: Error) => void): unknown;
 }
 
 /** Options of `createRedisStore`. Give exactly one of `client` and `url`. */
 export interface RedisStoreOptions {
   /** A connected client to use; the store does not close it unless `closeClient` is true. */
   client?: RedisLikeClient;
-  /** Redis URL (`redis://host:port/db`); the store creates, owns and closes an ioredis client. */
-  url?: string;
+  /**
+   * Redis URL (`redis://host:port/db`); the store creates, owns and closes an ioredis client.
+   * `undefined` is accepted by the type, as `process.env` gives it, and refused at construction.
+   */
+  url?: string | undefined;
   /** Prefix of every key the store writes. Default `"hd3:"`. */
   keyPrefix?: string;
   /**
@@ -125,9 +130,22 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
   });
   const hasClient = o.client !== undefined;
   const hasUrl = o.url !== undefined;
-  if (hasClient === hasUrl)
-    invalidOption(hasClient ? "url" : "client", "give exactly one of `client` and `url`.");
+  if (hasClient && hasUrl) invalidOption("url", "give exactly one of `client` and `url`.");
+  if (!hasClient && !hasUrl) {
+    // Name the key the caller wrote: `{ url: process.env.REDIS_URL }` with the variable unset.
+    const written = "client" in o && !("url" in o) ? "client" : "url";
+    invalidOption(
+      written,
+      `${written in o ? "is undefined (an unset environment variable?)" : "is missing"}. Give \`url\` (a redis:// URL) or \`client\` (an ioredis Redis or Cluster).`,
+    );
+  }
   urlOption("url", o.url, ["redis:", "rediss:"]);
+  if (hasUrl && !moduleInstalled("ioredis")) {
+    invalidOption(
+      "url",
+      "needs the `ioredis` package, which is not installed: `npm install ioredis`, or pass your own client as `client`.",
+    );
+  }
   objectWithMethods("client", o.client, ["get", "set", "del"], "a Redis client such as an ioredis instance");
   const keyPrefix = o.keyPrefix ?? "hd3:";
   if (typeof keyPrefix !== "string") invalidOption("keyPrefix", "expected a string.", keyPrefix);
@@ -141,6 +159,20 @@ function resolveOptions(options: RedisStoreOptions): ResolvedConfig {
     maxReconnectDelayMs: millisecondsOption("maxReconnectDelayMs", o.maxReconnectDelayMs, 2000, { min: 10 }),
     logger: loggerOption("logger", o.logger),
   };
+}
+
+/**
+ * Whether `name` resolves from this package, checked synchronously so that a store that cannot
+ * work fails at construction rather than answering nothing for ever. A package that exists but
+ * cannot be required (ESM-only exports) counts as installed: the lazy import decides.
+ */
+function moduleInstalled(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== "MODULE_NOT_FOUND";
+  }
 }
 
 type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisLikeClient;
@@ -161,6 +193,12 @@ async function connectOwnedClient(url: string, config: ResolvedConfig): Promise<
     retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 8), config.maxReconnectDelayMs),
   });
 }
+
+/**
+ * The most often "unavailable" is logged. A cluster with one node down answers for the other
+ * nodes' keys, so the store goes from failing to answering and back with every few commands.
+ */
+const UNAVAILABLE_WARNING_EVERY_MS = 60_000;
 
 const TIMED_OUT: unique symbol = Symbol("timed out");
 
@@ -200,7 +238,9 @@ function isEntry(value: unknown): value is CacheEntry<unknown> {
  * prefix. Values are stored as JSON with a PX time-to-live. When Redis is down, slow or
  * unreachable, `get` answers `undefined` within `commandTimeoutMs`, `set` and `delete` are
  * dropped, and nothing throws; the store reconnects by itself. ioredis is imported only when
- * `url` is given, so the package works without it. Throws `HdOptionError` for bad options.
+ * `url` is given, so the package works without it. Throws `HdOptionError` for bad options, a
+ * missing `url` (naming `url` when the caller wrote it, e.g. from an unset variable), and a `url`
+ * without `ioredis` installed.
  *
  * @example
  * const store = createRedisStore({ url: "redis://127.0.0.1:6379", keyPrefix: "myapp:hd3:" });
@@ -217,6 +257,9 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   const canCount = options.client === undefined || typeof options.client.eval === "function";
   let closed = false;
   let healthy = true;
+  /** When "unavailable" was last logged, and whether its "back" is still owed. */
+  let lastWarningAt = Number.NEGATIVE_INFINITY;
+  let warned = false;
   let current: RedisLikeClient | undefined = options.client;
   /** Whether the connection has ever been ready: commands before that are skipped silently. */
   let everReady =
@@ -256,6 +299,10 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     stats.errors++;
     if (!healthy || closed) return;
     healthy = false;
+    const now = Date.now();
+    if (now - lastWarningAt < UNAVAILABLE_WARNING_EVERY_MS) return;
+    lastWarningAt = now;
+    warned = true;
     config.logger.warn("Redis cache store: Redis is unavailable; answering from level 1 only", {
       code: "HD_REDIS_UNAVAILABLE",
       error: errorMessage(error),
@@ -265,6 +312,8 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
   function succeeded() {
     if (healthy) return;
     healthy = true;
+    if (!warned) return;
+    warned = false;
     config.logger.info?.("Redis cache store: Redis is back", { code: "HD_REDIS_RECOVERED" });
   }
 
@@ -293,7 +342,13 @@ export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
     }
   }
 
-  const prefixed = (key: string) => config.keyPrefix + key;
+  // In a Redis Cluster, a key's slot is that of its first `{...}` (a hash tag) when it has one.
+  // Memo keys hold header values: an empty tag first makes Redis hash a key whose value holds
+  // braces whole, so that no visitor chooses where a key lives. A prefix with a tag of its own
+  // is the operator's choice and stays in charge.
+  const tagFree = !config.keyPrefix.includes("{");
+  const prefixed = (key: string) =>
+    tagFree && key.includes("{") ? `${config.keyPrefix}{}${key}` : config.keyPrefix + key;
 
   /** Whether Redis answers one PING within `timeoutMs`; counts no error and warns nothing. */
   async function answers(timeoutMs: number): Promise<boolean> {

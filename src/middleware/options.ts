@@ -1,6 +1,7 @@
 // The middleware's options: declared once, validated once at construction, resolved to a config.
 
 import type { Request } from "express";
+import { DEFAULT_MEMORY_STORE_BYTES } from "../cache/memory-store.js";
 import type { CacheStore } from "../cache/types.js";
 import type { Logger } from "../logger.js";
 import {
@@ -13,6 +14,7 @@ import {
   type KnownOptions,
   loggerOption,
   millisecondsOption,
+  missingOption,
   numberOption,
   objectWithMethods,
   optionsObject,
@@ -21,6 +23,7 @@ import {
 } from "../options.js";
 import { suggestName } from "../suggest.js";
 import type { DetectOption, Detector } from "../types.js";
+import { type ClientBudgetLimit, DEFAULT_CLIENT_WINDOW_MS, defaultClientBudget } from "./client-budget.js";
 import { type PageScriptOptions, type ResolvedPageScript, resolvePageScript } from "./device-script.js";
 import { type ClientHintsOptions, type ResolvedClientHints, resolveClientHints } from "./hint-requests.js";
 import type { MemoValue } from "./memo.js";
@@ -69,10 +72,17 @@ export interface DeviceDetectorOptions {
    */
   timeoutMs?: number;
   /**
-   * The most detections the default in-memory memo (quick-lru) holds at any time (default
-   * 10,000); `0` disables the memo.
+   * The most detections the default in-memory memo holds at any time (default 10,000); `0`
+   * disables the memo.
    */
   cacheSize?: number;
+  /**
+   * The most bytes the default in-memory memo holds at any time, beside `cacheSize` (default
+   * 64 MiB: 10,000 ordinary detections take about 25 MB, so only long headers meet it). Each
+   * entry is measured once, when stored: its key's length plus an estimate of its value (within
+   * about 5% of the heap it takes).
+   */
+  cacheMaxBytes?: number;
   /** How long a memoised detection is fresh, in milliseconds (default 24 h). Expired entries are still served while the cloud fails. */
   ttlMs?: number;
   /** A shared memo store (e.g. Redis) instead of the in-memory one. `cacheSize` does not apply to it. */
@@ -92,6 +102,16 @@ export interface DeviceDetectorOptions {
    * the logger says so once.
    */
   monthlyQuota?: number;
+  /**
+   * Cloud detections one client may cause per window, so that one client cannot spend the
+   * quota: the client is `req.ip`, which follows Express's `trust proxy` (set it behind a proxy,
+   * or every visitor is the proxy). Past `limit` in a window (`windowMs`, default 1 h), that
+   * client's new devices are answered by the local engine if present, otherwise unknown with
+   * `ERR_HD_CLIENT_BUDGET`; memo hits and other clients are unaffected. Counted for the fleet
+   * when `store` can count. Default with `monthlyQuota`: `limit` = max(10, monthlyQuota / 1000)
+   * per hour; without it, none. `false`: none.
+   */
+  cloudDetectionsPerClient?: CloudDetectionsPerClient | false;
   /** Consecutive cloud failures that stop cloud calls for `breakerCooldownMs` (default 5). */
   breakerThreshold?: number;
   /** How long cloud calls stay stopped after `breakerThreshold` failures, in milliseconds (default 30 s). */
@@ -132,6 +152,16 @@ export interface DeviceDetectorOptions {
   pageScript?: boolean | PageScriptOptions;
 }
 
+/** The `cloudDetectionsPerClient` option. */
+export interface CloudDetectionsPerClient {
+  /** Cloud detections one client may cause per window. Positive integer. */
+  limit: number;
+  /** The window, in milliseconds (default 1 h); windows are aligned to multiples of it. */
+  windowMs?: number;
+}
+
+const CLIENT_BUDGET_OPTIONS: KnownOptions<CloudDetectionsPerClient> = { limit: true, windowMs: true };
+
 /** Options of {@link handsetDetection}: the core's, and what the middleware does with HTTP responses. */
 export interface HandsetDetectionOptions extends DeviceDetectorOptions {
   /**
@@ -163,10 +193,12 @@ export const KNOWN_DETECTOR_OPTIONS: KnownOptions<DeviceDetectorOptions> = {
   detectOptions: true,
   timeoutMs: true,
   cacheSize: true,
+  cacheMaxBytes: true,
   ttlMs: true,
   store: true,
   skipBots: true,
   monthlyQuota: true,
+  cloudDetectionsPerClient: true,
   breakerThreshold: true,
   breakerCooldownMs: true,
   onEvent: true,
@@ -191,6 +223,7 @@ export const DEFAULTS = {
   mode: "auto",
   timeoutMs: 1000,
   cacheSize: 10_000,
+  cacheMaxBytes: DEFAULT_MEMORY_STORE_BYTES,
   ttlMs: 24 * 60 * 60 * 1000,
   skipBots: true,
   breakerThreshold: 5,
@@ -221,10 +254,13 @@ export interface ResolvedOptions {
   legacyOptions: readonly string[];
   timeoutMs: number;
   cacheSize: number;
+  cacheMaxBytes: number;
   ttlMs: number;
   store: CacheStore<MemoValue> | undefined;
   skipBots: boolean;
   monthlyQuota: number | undefined;
+  /** The budget of each client; `undefined` when there is none. */
+  cloudDetectionsPerClient: ClientBudgetLimit | undefined;
   breakerThreshold: number;
   breakerCooldownMs: number;
   failOpen: boolean;
@@ -377,9 +413,11 @@ export function resolveOptions(options: unknown, by: OptionsFactory = MIDDLEWARE
     ["get", "set", "delete"],
     "a CacheStore",
   );
-  if (store !== undefined && given("cacheSize")) {
-    invalidOption("cacheSize", "does not apply to a custom `store`: size the store itself.");
+  for (const option of ["cacheSize", "cacheMaxBytes"] as const) {
+    if (store !== undefined && given(option))
+      invalidOption(option, "does not apply to a custom `store`: size the store itself.");
   }
+  const monthlyQuota = numberOption("monthlyQuota", opt.monthlyQuota, { min: 1, integer: true });
 
   const ignoreHeaders = headerNamesOption("ignoreHeaders", opt.ignoreHeaders);
   if (ignoreHeaders.includes("user-agent")) {
@@ -398,10 +436,17 @@ export function resolveOptions(options: unknown, by: OptionsFactory = MIDDLEWARE
     legacyOptions,
     timeoutMs: millisecondsOption("timeoutMs", opt.timeoutMs, DEFAULTS.timeoutMs),
     cacheSize: numberOption("cacheSize", opt.cacheSize, { min: 0, integer: true }, DEFAULTS.cacheSize),
+    cacheMaxBytes: numberOption(
+      "cacheMaxBytes",
+      opt.cacheMaxBytes,
+      { min: 1, integer: true },
+      DEFAULTS.cacheMaxBytes,
+    ),
     ttlMs: millisecondsOption("ttlMs", opt.ttlMs, DEFAULTS.ttlMs),
     store,
     skipBots: booleanOption("skipBots", opt.skipBots, DEFAULTS.skipBots),
-    monthlyQuota: numberOption("monthlyQuota", opt.monthlyQuota, { min: 1, integer: true }),
+    monthlyQuota,
+    cloudDetectionsPerClient: clientBudgetOption(opt.cloudDetectionsPerClient, monthlyQuota),
     breakerThreshold: numberOption(
       "breakerThreshold",
       opt.breakerThreshold,
@@ -424,6 +469,29 @@ export function resolveOptions(options: unknown, by: OptionsFactory = MIDDLEWARE
     clientHints: resolveClientHints(opt.clientHints),
     pageScript: resolvePageScript(opt.pageScript),
   };
+}
+
+/**
+ * `cloudDetectionsPerClient` resolved: `false` is none; not set is the default of `monthlyQuota`
+ * (none without it); an object needs `limit` and may give `windowMs`.
+ */
+function clientBudgetOption(value: unknown, monthlyQuota: number | undefined): ClientBudgetLimit | undefined {
+  const option = "cloudDetectionsPerClient";
+  if (value === false) return undefined;
+  if (value === undefined) return monthlyQuota === undefined ? undefined : defaultClientBudget(monthlyQuota);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    invalidOption(option, "expected `{ limit, windowMs }` or false.", value);
+  }
+  const o = optionsObject<CloudDetectionsPerClient>(value, {
+    factory: "handsetDetection()",
+    known: CLIENT_BUDGET_OPTIONS,
+    usage: "{ limit: 20, windowMs: 3600000 }",
+    at: option,
+  });
+  const limit = numberOption(`${option}.limit`, o.limit, { min: 1, integer: true });
+  if (limit === undefined)
+    missingOption(`${option}.limit`, "the cloud detections one client may cause per window");
+  return { limit, windowMs: millisecondsOption(`${option}.windowMs`, o.windowMs, DEFAULT_CLIENT_WINDOW_MS) };
 }
 
 /**

@@ -1,9 +1,16 @@
-// MemoryStore, the default memo: never more than its size, recently used entries kept, counters, options.
+// MemoryStore, the default memo: never more than its size in entries or bytes, recently used entries kept, counters, options.
 
+import express from "express";
+import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../src/cache/memory-store.js";
+import { estimateBytes, MemoryStore } from "../../src/cache/memory-store.js";
 import type { CacheEntry } from "../../src/cache/types.js";
+import { sampleEngine } from "../../src/engine/sample-engine.js";
 import { HdOptionError } from "../../src/errors.js";
+import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/middleware/memo.js";
+import { seededRandom } from "../support/seeded-random.js";
+import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 const entry = (value: number): CacheEntry<number> => ({ value, storedAt: 0, expiresAt: 1 });
 
@@ -74,16 +81,13 @@ describe("MemoryStore", () => {
     expect(store.get("a")?.expiresAt).toBe(1);
   });
 
-  it.each([0, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, "3"])(
-    "rejects maxEntries %s with HdOptionError naming it",
-    (maxEntries) => {
-      const create = () => new MemoryStore({ maxEntries: maxEntries as number });
+  it.each(["maxEntries", "maxBytes"])("rejects a bad %s with HdOptionError naming it", (option) => {
+    for (const value of [0, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, "3"]) {
+      const create = () => new MemoryStore({ [option]: value as number });
       expect(create).toThrow(HdOptionError);
-      expect(create).toThrow(
-        expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option: "maxEntries" }),
-      );
-    },
-  );
+      expect(create).toThrow(expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option }));
+    }
+  });
 
   it("shows NaN and Infinity as they are in its message, not as JSON's null", () => {
     expect(() => new MemoryStore({ maxEntries: Number.NaN })).toThrow(/Got NaN\.$/);
@@ -97,5 +101,79 @@ describe("MemoryStore", () => {
     expect(store.incrementCounter("q:x", 2, soon)).toBe(3);
     expect(store.incrementCounter("q:y", 1, Date.now() - 1)).toBe(1);
     expect(store.incrementCounter("q:y", 1, soon)).toBe(1);
+  });
+});
+
+/** A 12 KB user-agent, a different one for each `n`, as the audit sent them. */
+const longUserAgent = (n: number) => `${IPHONE_SAFARI_UA} ${String(n).padStart(8, "0")}${"x".repeat(12_000)}`;
+
+describe("MemoryStore bounded in bytes", () => {
+  it("never holds more than maxBytes however long the keys, and still holds what fits", () => {
+    const maxBytes = 1024 * 1024;
+    const store = new MemoryStore<{ model: string }>({ maxEntries: 10_000, maxBytes });
+    for (let i = 0; i < 2_000; i++) {
+      store.set(`d:user-agent\u0001${longUserAgent(i)}`, {
+        value: { model: "iPhone" },
+        storedAt: 0,
+        expiresAt: 1,
+      });
+      expect(store.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    // 2,000 keys of 12 KB are 24 MB; the bound keeps between a third and all of 1 MiB's worth.
+    expect(store.size).toBeLessThan(90);
+    expect(store.bytes).toBeGreaterThan(maxBytes / 3);
+    expect(store.get(`d:user-agent\u0001${longUserAgent(1_999)}`)?.value.model).toBe("iPhone");
+  });
+
+  it("accounts every byte it frees: empty again after random sets, reads, replaces and deletes", () => {
+    const random = seededRandom(27);
+    const store = new MemoryStore<string>({ maxEntries: 50, maxBytes: 20_000 });
+    const keys = Array.from({ length: 120 }, (_, i) => `k${i}:${"y".repeat(Math.floor(random() * 3_000))}`);
+    for (let step = 0; step < 5_000; step++) {
+      const key = keys[Math.floor(random() * keys.length)] as string;
+      const action = random();
+      if (action < 0.5) store.set(key, entry(step) as unknown as CacheEntry<string>);
+      else if (action < 0.85) store.get(key);
+      else store.delete(key);
+      expect(store.bytes).toBeLessThanOrEqual(20_000);
+      expect(store.size).toBeLessThanOrEqual(50);
+    }
+    for (const key of keys) store.delete(key);
+    expect(store.size).toBe(0);
+    expect(store.bytes).toBe(0);
+  });
+
+  it("does not store an entry larger than half of maxBytes, and drops the one it replaces", () => {
+    const store = new MemoryStore<string>({ maxBytes: 10_000 });
+    store.set("k", { value: "small", storedAt: 0, expiresAt: 1 });
+    store.set("k", { value: "z".repeat(6_000), storedAt: 0, expiresAt: 1 });
+    expect(store.get("k")).toBeUndefined();
+    expect(store.bytes).toBe(0);
+  });
+
+  it("estimates a value by its strings and a few bytes per field", () => {
+    expect(estimateBytes("abcd")).toBe(20);
+    expect(estimateBytes({ a: "abcd", b: 1 })).toBe(32 + 9 + 20 + 9 + 8);
+    expect(estimateBytes([1, 2])).toBe(16 + 16 + 16);
+    expect(estimateBytes(null)).toBe(8);
+  });
+
+  it("keeps the middleware's memo within maxBytes while 12 KB user-agents arrive", async () => {
+    const maxBytes = 512 * 1024;
+    const store = new MemoryStore<MemoValue>({ maxBytes });
+    const app = express();
+    app.use(handsetDetection({ engine: await sampleEngine(), mode: "local", store, logger: { warn() {} } }));
+    app.get("/", (req, res) => {
+      res.send(req.device.specs.general_model);
+    });
+    let most = 0;
+    for (let i = 0; i < 120; i++) {
+      const res = await request(app).get("/").set("User-Agent", longUserAgent(i));
+      expect(res.text).toBe("iPhone");
+      most = Math.max(most, store.bytes);
+    }
+    expect(most).toBeLessThanOrEqual(maxBytes);
+    expect(store.size).toBeGreaterThan(0);
+    expect(store.size).toBeLessThan(120 / 3);
   });
 });

@@ -33,7 +33,9 @@ describe("createRedisStore when Redis is unreachable", () => {
 
 describe("createRedisStore options", () => {
   it.each([
-    ["client", {}],
+    ["url", {}],
+    ["url", { url: undefined }],
+    ["client", { client: undefined }],
     ["url", { url: "redis://x", client: { get: async () => null } }],
     ["url", { url: "http://127.0.0.1" }],
     ["client", { client: 3 }],
@@ -46,6 +48,12 @@ describe("createRedisStore options", () => {
   ])("rejects a bad %s with HdOptionError naming it", (option, options) => {
     expect(() => createRedisStore(options as never)).toThrow(
       expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option }),
+    );
+  });
+
+  it("says an undefined url is undefined, as an unset environment variable gives it", () => {
+    expect(() => createRedisStore({ url: process.env.HD_TEST_UNSET_REDIS_URL })).toThrow(
+      /`url`: is undefined/,
     );
   });
 
@@ -140,5 +148,52 @@ describe("createRedisStore before its first connection", () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+/** A client that records the keys it is sent, and fails every other command when `flaky`. */
+function recordingClient(flaky = false) {
+  const keys: string[] = [];
+  let calls = 0;
+  const answer = async <T>(key: string, value: T): Promise<T> => {
+    keys.push(key);
+    calls++;
+    if (flaky && calls % 2 === 0) throw new Error("CLUSTERDOWN The cluster is down");
+    return value;
+  };
+  const client: RedisLikeClient = {
+    get: (key) => answer(key, null),
+    set: (key) => answer(key, "OK"),
+    del: (key) => answer(key, 1),
+    eval: (_script, _numKeys, key) => answer(String(key), 1),
+  };
+  return { client, keys };
+}
+
+describe("createRedisStore keys in a Redis Cluster", () => {
+  it("hashes a key whose value holds braces whole, so that no visitor picks its slot", async () => {
+    const { client, keys } = recordingClient();
+    const s = createRedisStore({ client, logger: { warn() {} } });
+    await s.get("d:user-agent\u0001Mozilla {tag} x");
+    await s.claim("f:plain", 1_000);
+    await s.incrementCounter("q:2026-11", 1, Date.now() + 60_000);
+    expect(keys).toEqual(["hd3:{}d:user-agent\u0001Mozilla {tag} x", "hd3:f:plain", "hd3:q:2026-11"]);
+  });
+
+  it("leaves a hash tag in keyPrefix in charge: every key then lives in its slot", async () => {
+    const { client, keys } = recordingClient();
+    const s = createRedisStore({ client, keyPrefix: "{app}:", logger: { warn() {} } });
+    await s.get("d:{tag}");
+    expect(keys).toEqual(["{app}:d:{tag}"]);
+  });
+
+  it("logs unavailable once a minute at most while some commands fail and others answer", async () => {
+    const { client } = recordingClient(true);
+    const codes: string[] = [];
+    const note = (_message: string, details?: Record<string, unknown>) => codes.push(String(details?.code));
+    const s = createRedisStore({ client, logger: { warn: note, info: note } });
+    for (let i = 0; i < 20; i++) await s.get(`k${i}`);
+    expect(s.stats.errors).toBe(10);
+    expect(codes).toEqual(["HD_REDIS_UNAVAILABLE", "HD_REDIS_RECOVERED"]);
   });
 });

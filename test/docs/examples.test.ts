@@ -16,6 +16,7 @@ import {
   REDUCED_ANDROID_UA,
 } from "../middleware/hinted-requests.js";
 import { ApiTestServer, type ApiTestServerOptions } from "../support/api-test-server.js";
+import { startRedisCluster } from "../support/redis-cluster.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
 import {
   EXAMPLE_TIMEOUT_MS,
@@ -498,6 +499,36 @@ describe("examples/", () => {
         });
       } finally {
         await redis.stop();
+      }
+    });
+  });
+
+  describe.skipIf(!redisAvailable)(redisAvailable ? "with a real Redis Cluster" : NO_REDIS_MESSAGE, () => {
+    exampleTest("redis-cluster.js", "two instances share one detection through a Redis Cluster", async () => {
+      const cluster = await startRedisCluster(3);
+      try {
+        await withApiServer(async (server, env) => {
+          const nodes = cluster.ports.map((port) => `127.0.0.1:${port}`).join(",");
+          const withCluster = { ...env, REDIS_CLUSTER_NODES: nodes };
+          const first = await startExample("redis-cluster.js", withCluster);
+          const second = await startExample("redis-cluster.js", withCluster);
+          try {
+            expect(await (await get(`${first.url}/`, PIXEL_8_UA)).json()).toEqual({
+              model: "Pixel 8",
+              source: "cloud",
+            });
+            expect(await (await get(`${second.url}/`, PIXEL_8_UA)).json()).toEqual({
+              model: "Pixel 8",
+              source: "memo",
+            });
+            expect(server.count("detect")).toBe(1);
+          } finally {
+            expect((await first.stop()).code).toBe(0);
+            expect((await second.stop()).code).toBe(0);
+          }
+        });
+      } finally {
+        await cluster.stop();
       }
     });
   });

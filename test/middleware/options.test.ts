@@ -8,7 +8,12 @@ import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
-import { type HandsetDetectionOptions, KNOWN_OPTIONS, suggestOption } from "../../src/middleware/options.js";
+import {
+  type HandsetDetectionOptions,
+  KNOWN_OPTIONS,
+  resolveOptions,
+  suggestOption,
+} from "../../src/middleware/options.js";
 import { optionError } from "../support/option-error.js";
 import { fakeCloud, fakeEngine } from "./helpers.js";
 
@@ -71,6 +76,15 @@ describe("handsetDetection options", () => {
     ["timeoutMs", { client, timeoutMs: Number.POSITIVE_INFINITY }],
     ["cacheSize", { client, cacheSize: -1 }],
     ["cacheSize", { client, cacheSize: 1.5 }],
+    ["cacheMaxBytes", { client, cacheMaxBytes: 0 }],
+    ["cacheMaxBytes", { client, cacheMaxBytes: "64MB" }],
+    ["cloudDetectionsPerClient", { client, cloudDetectionsPerClient: 20 }],
+    ["cloudDetectionsPerClient", { client, cloudDetectionsPerClient: true }],
+    ["cloudDetectionsPerClient.limit", { client, cloudDetectionsPerClient: { windowMs: 1000 } }],
+    ["cloudDetectionsPerClient.limit", { client, cloudDetectionsPerClient: { limit: 0 } }],
+    ["cloudDetectionsPerClient.limit", { client, cloudDetectionsPerClient: { limit: 2.5 } }],
+    ["cloudDetectionsPerClient.windowMs", { client, cloudDetectionsPerClient: { limit: 5, windowMs: 0 } }],
+    ["cloudDetectionsPerClient.window", { client, cloudDetectionsPerClient: { limit: 5, window: 60_000 } }],
     ["ttlMs", { client, ttlMs: -5 }],
     ["store", { client, store: { get() {} } }],
     ["skipBots", { client, skipBots: "yes" }],
@@ -114,6 +128,47 @@ describe("handsetDetection options", () => {
     expect(optionError(build({ client, store: { get: 1, set() {}, delete() {} } })).option).toBe("store");
     const store = { get() {}, set() {}, delete() {} };
     expect(optionError(build({ client, cacheSize: 10, store })).option).toBe("cacheSize");
+    expect(optionError(build({ client, cacheMaxBytes: 1_000_000, store })).option).toBe("cacheMaxBytes");
+  });
+
+  it("suggests windowMs for a misspelt key inside cloudDetectionsPerClient", () => {
+    const error = optionError(build({ client, cloudDetectionsPerClient: { limit: 5, windowMS: 60_000 } }));
+    expect(error.option).toBe("cloudDetectionsPerClient.windowMS");
+    expect(error.message).toContain("Did you mean `windowMs`?");
+  });
+
+  it("bounds the default memo at 64 MiB unless cacheMaxBytes says otherwise", () => {
+    expect(resolveOptions({ client }).cacheMaxBytes).toBe(64 * 1024 * 1024);
+    expect(resolveOptions({ client, cacheMaxBytes: 8_000_000 }).cacheMaxBytes).toBe(8_000_000);
+  });
+
+  it("gives each client a budget by default only with monthlyQuota: a thousandth of it per hour, at least 10", () => {
+    expect(resolveOptions({ client }).cloudDetectionsPerClient).toBeUndefined();
+    expect(resolveOptions({ client, monthlyQuota: 20_000 }).cloudDetectionsPerClient).toEqual({
+      limit: 20,
+      windowMs: 3_600_000,
+    });
+    expect(resolveOptions({ client, monthlyQuota: 200 }).cloudDetectionsPerClient).toEqual({
+      limit: 10,
+      windowMs: 3_600_000,
+    });
+  });
+
+  it("takes a budget as given, with a one-hour window unless given, and false for none", () => {
+    expect(
+      resolveOptions({ client, cloudDetectionsPerClient: { limit: 5, windowMs: 60_000 } })
+        .cloudDetectionsPerClient,
+    ).toEqual({ limit: 5, windowMs: 60_000 });
+    expect(
+      resolveOptions({ client, cloudDetectionsPerClient: { limit: 5 } }).cloudDetectionsPerClient,
+    ).toEqual({
+      limit: 5,
+      windowMs: 3_600_000,
+    });
+    expect(
+      resolveOptions({ client, monthlyQuota: 20_000, cloudDetectionsPerClient: false })
+        .cloudDetectionsPerClient,
+    ).toBeUndefined();
   });
 
   it("refuses geoip or legacy groups in local mode without a cloud client, never leaving them empty", () => {
@@ -168,10 +223,12 @@ describe("handsetDetection options", () => {
         "detectOptions",
         "timeoutMs",
         "cacheSize",
+        "cacheMaxBytes",
         "ttlMs",
         "store",
         "skipBots",
         "monthlyQuota",
+        "cloudDetectionsPerClient",
         "breakerThreshold",
         "breakerCooldownMs",
         "failOpen",
