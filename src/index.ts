@@ -36,6 +36,7 @@ export {
   HdApiError,
   HdArgumentError,
   HdAuthError,
+  HdClientBudgetError,
   HdDataError,
   HdError,
   HdLicenceError,
@@ -48,6 +49,7 @@ export {
   HdTimeoutError,
   isHdApiError,
   isHdArgumentError,
+  isHdClientBudgetError,
   isHdError,
   isHdLicenceError,
   isHdNotFoundError,
@@ -86,7 +88,12 @@ export {
   type HandsetDetectionMetrics,
   type LatencySnapshot,
 } from "./middleware/metrics.js";
-export type { DetectionMode, DeviceDetectorOptions, HandsetDetectionOptions } from "./middleware/options.js";
+export type {
+  CloudDetectionsPerClient,
+  DetectionMode,
+  DeviceDetectorOptions,
+  HandsetDetectionOptions,
+} from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type * from "./types.js";
 export {

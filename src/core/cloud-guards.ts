@@ -3,6 +3,7 @@
 import type { CacheStore } from "../cache/types.js";
 import { errorMessage } from "../errors.js";
 import { CircuitBreaker } from "../middleware/breaker.js";
+import { ClientBudget } from "../middleware/client-budget.js";
 import { GuardedCloud } from "../middleware/guarded-cloud.js";
 import type { MemoValue } from "../middleware/memo.js";
 import type { HandsetDetectionEvent, MetricsRecorder } from "../middleware/metrics.js";
@@ -16,9 +17,11 @@ export interface CloudGuards {
   readonly cloud: Detector | undefined;
   readonly breaker: CircuitBreaker;
   readonly quota: QuotaGuard | undefined;
+  /** Cloud detections per client (`cloudDetectionsPerClient`), counted for the fleet when the store can. */
+  readonly clientBudget: ClientBudget | undefined;
 }
 
-/** The memo store as the fleet's quota counter, when it can count (Redis, a tiered store over Redis, ...). */
+/** The memo store as the fleet's counter (quota, client budgets), when it can count (Redis, a tiered store over Redis, ...). */
 function sharedCounter(store: CacheStore<MemoValue> | undefined): QuotaCounter | undefined {
   return store?.incrementCounter === undefined ? undefined : (store as QuotaCounter);
 }
@@ -90,5 +93,10 @@ export function guardCloud(
           emit,
           debug: (message, details) => logger.debug?.(message, details),
         });
-  return { cloud, breaker, quota };
+  const perClient = config.cloudDetectionsPerClient;
+  const clientBudget =
+    perClient === undefined
+      ? undefined
+      : new ClientBudget({ ...perClient, counter: sharedCounter(config.store) });
+  return { cloud, breaker, quota, clientBudget };
 }

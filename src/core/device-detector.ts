@@ -4,7 +4,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { MemoryStore } from "../cache/memory-store.js";
 import type { CacheEntry } from "../cache/types.js";
 import { dataInfoOf } from "../engine/data-info.js";
-import { errorMessage, HdNetworkError, HdProtocolError, HdTimeoutError } from "../errors.js";
+import {
+  errorMessage,
+  HdClientBudgetError,
+  HdNetworkError,
+  HdProtocolError,
+  HdTimeoutError,
+} from "../errors.js";
 import { warnOnce } from "../logger.js";
 import { foundSpecificDevice, isCrawler, prepareCrawlerTest } from "../middleware/bots.js";
 import { chooseDetectors } from "../middleware/detectors.js";
@@ -103,6 +109,24 @@ interface Seen {
   readonly geo: CacheEntry<MemoGeoIp> | undefined;
 }
 
+/** One request past a memo miss: immutable, built once its memo entries are read. */
+interface Miss {
+  readonly evidence: Evidence;
+  /** The client IP when geoip is wanted. */
+  readonly geoIp: string | undefined;
+  /** Who asks (the client IP, `""` when unknown), for `cloudDetectionsPerClient`. */
+  readonly client: string;
+  /** What the memo held. */
+  readonly seen: Seen;
+  /** Aborted when the request's budget ends: cancels its cloud call. */
+  readonly signal: AbortSignal;
+}
+
+/** A miss being detected: with the headers the detector gets. */
+interface DetectingMiss extends Miss {
+  readonly input: DetectionInput;
+}
+
 type Entry = CacheEntry<MemoValue> | undefined;
 
 const NOTHING_SEEN: Seen = { device: undefined, geo: undefined };
@@ -163,7 +187,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   const memoryStore =
     config.store === undefined && config.cacheSize > 0
-      ? new MemoryStore<MemoValue>({ maxEntries: config.cacheSize })
+      ? new MemoryStore<MemoValue>({ maxEntries: config.cacheSize, maxBytes: config.cacheMaxBytes })
       : undefined;
   const memoStore = config.store ?? memoryStore;
   const memo =
@@ -176,7 +200,13 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
         );
   const peers =
     config.store?.claim === undefined || memo === undefined ? undefined : new PeerAnswers(memo, timeoutMs);
-  const { cloud, breaker, quota } = guardCloud(config, detectors.cloud, engine !== undefined, metrics, emit);
+  const { cloud, breaker, quota, clientBudget } = guardCloud(
+    config,
+    detectors.cloud,
+    engine !== undefined,
+    metrics,
+    emit,
+  );
   if (quota !== undefined) closers.push(() => quota.close());
   dir?.onReload((reload) => {
     if (reload.ok) {
@@ -252,19 +282,19 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   const detectEvidence = (evidence: Evidence, ip?: string): Device | Promise<Device> => {
     const geoIp = geoip && ip ? ip : undefined;
-    if (memo === undefined) return resolve(evidence, geoIp, NOTHING_SEEN);
+    if (memo === undefined) return resolve(evidence, ip, NOTHING_SEEN);
     const device = memo.get(evidence.key);
     const geo = geoIp === undefined ? undefined : memo.get(geoKey(geoIp));
     if (isThenable(device) || isThenable(geo)) {
       return resolve(
         evidence,
-        geoIp,
+        ip,
         Promise.all([device, geo]).then(([d, g]) => seenOf(d, g)),
       );
     }
     const read = seenOf(device, geo);
     const seen: Seen = { device: current(read.device), geo: read.geo };
-    if (!answers(seen, geoIp !== undefined)) return resolve(evidence, geoIp, seen);
+    if (!answers(seen, geoIp !== undefined)) return resolve(evidence, ip, seen);
     metrics.memoHits++;
     return count(buildDevice(seen.device.value, "memo", seen.geo?.value.geoip, undefined, evidence));
   };
@@ -276,24 +306,24 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
    */
   const resolve = (
     evidence: Evidence,
-    geoIp: string | undefined,
+    ip: string | undefined,
     reading: Seen | Promise<Seen>,
   ): Promise<Device> => {
     const budget = new AbortController();
-    // What the fallback can use: the memo's (maybe stale) entries, once read.
-    let seen = NOTHING_SEEN;
+    const geoIp = geoip && ip ? ip : undefined;
+    // What the fallback can use once the memo was read: its (maybe stale) entries.
+    let known: Miss = { evidence, geoIp, client: ip ?? "", seen: NOTHING_SEEN, signal: budget.signal };
     const work = (async (): Promise<Device> => {
       const read = await reading;
-      seen = { device: current(read.device), geo: read.geo };
+      const seen: Seen = { device: current(read.device), geo: read.geo };
       if (answers(seen, geoIp !== undefined)) {
         metrics.memoHits++;
         return buildDevice(seen.device.value, "memo", seen.geo?.value.geoip);
       }
       if (memo !== undefined) metrics.memoMisses++;
-      const input = detectionInput(evidence);
-      return mode === "local"
-        ? detectLocal(evidence, input, geoIp, seen, budget.signal)
-        : detectCloud(evidence, input, geoIp, seen, budget.signal);
+      known = { ...known, seen };
+      const miss: DetectingMiss = { ...known, input: detectionInput(evidence) };
+      return mode === "local" ? detectLocal(miss) : detectCloud(miss);
     })();
     return new Promise<Device>((settle) => {
       const timer = setTimeout(() => {
@@ -303,7 +333,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
           `Device detection took longer than timeoutMs (${timeoutMs} ms); the request continued without it.`,
         );
         budget.abort(error);
-        settle(fallback(evidence, seen, error, mode));
+        settle(fallback(known, error, mode));
       }, timeoutMs);
       timer.unref();
       work.then(
@@ -313,47 +343,50 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
         },
         (error: unknown) => {
           clearTimeout(timer);
-          settle(fallback(evidence, seen, toError(error), mode));
+          settle(fallback(known, toError(error), mode));
         },
       );
     }).then((device) => count(forVisitor(device, evidence)));
   };
 
   /** A reply as `req.device` gets it: checked, what the evidence decided, the crawler's class. */
-  const normalise = (raw: unknown, evidence: Evidence, input: DetectionInput, bot: boolean): DevicePart => {
-    const { reply, decidedBy } = completeReply(raw, evidence, input);
-    return { ...withCrawlerHint({ reply, bot }, evidence.userAgent), decidedBy };
+  const normalise = (raw: unknown, miss: DetectingMiss, bot: boolean): DevicePart => {
+    const { reply, decidedBy } = completeReply(raw, miss.evidence, miss.input);
+    return { ...withCrawlerHint({ reply, bot }, miss.evidence.userAgent), decidedBy };
   };
 
   /** Crawler or visitor: as remembered, else from the user-agent (`specificDevice`: the engine's evidence). */
-  const isBot = (evidence: Evidence, seen: Seen, specificDevice?: () => boolean): boolean =>
-    seen.device?.value.bot ?? isCrawler(evidence.userAgent, specificDevice);
+  const isBot = (miss: Miss, specificDevice?: () => boolean): boolean =>
+    miss.seen.device?.value.bot ?? isCrawler(miss.evidence.userAgent, specificDevice);
 
   /** Runs the local engine: a device part, or a throw when it fails or answers garbage. */
-  const runLocal = async (
-    evidence: Evidence,
-    input: DetectionInput,
-    seen: Seen,
-    local: Detector,
-  ): Promise<DevicePart> => {
+  const runLocal = async (miss: DetectingMiss, local: Detector): Promise<DevicePart> => {
     metrics.localDetections++;
     dataChanged();
-    const raw = await local.detect(input.headers);
-    const bot = isBot(evidence, seen, () => foundSpecificDevice(checkReply(raw), local, input.headers));
-    return normalise(raw, evidence, input, bot);
+    const headers = miss.input.headers;
+    const raw = await local.detect(headers);
+    return normalise(
+      raw,
+      miss,
+      isBot(miss, () => foundSpecificDevice(checkReply(raw), local, headers)),
+    );
   };
 
   /** The local engine's answer when it is loaded and answers synchronously (a fallback cannot wait). */
-  const localNow = (evidence: Evidence, seen: Seen): DevicePart | undefined => {
+  const localNow = (miss: Miss): DevicePart | undefined => {
     const local = engine?.current();
     if (local === undefined) return undefined;
-    const input = detectionInput(evidence);
+    const detecting: DetectingMiss = { ...miss, input: detectionInput(miss.evidence) };
+    const headers = detecting.input.headers;
     try {
-      const raw = local.detect(input.headers);
+      const raw = local.detect(headers);
       if (isThenable(raw)) return undefined;
       metrics.localDetections++;
-      const bot = isBot(evidence, seen, () => foundSpecificDevice(checkReply(raw), local, input.headers));
-      return normalise(raw, evidence, input, bot);
+      return normalise(
+        raw,
+        detecting,
+        isBot(miss, () => foundSpecificDevice(checkReply(raw), local, headers)),
+      );
     } catch {
       return undefined;
     }
@@ -361,44 +394,26 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   // ---- local mode: the engine answers the device, the cloud only geoip and legacy groups ----
 
-  const detectLocal = async (
-    evidence: Evidence,
-    input: DetectionInput,
-    geoIp: string | undefined,
-    seen: Seen,
-    signal: AbortSignal,
-  ): Promise<Device> => {
+  const detectLocal = async (miss: DetectingMiss): Promise<Device> => {
+    const { seen } = miss;
     const fresh =
       seen.device !== undefined && seen.device.expiresAt > Date.now() ? seen.device.value : undefined;
-    if (fresh !== undefined) return completeLocal(evidence, fresh, "memo", geoIp, seen, signal);
+    if (fresh !== undefined) return completeLocal(miss, fresh, "memo");
     let local = engine?.current();
     if (local === undefined) {
       try {
         local = await engine!.ready();
       } catch (error) {
-        if (cloud !== undefined) return detectCloud(evidence, input, geoIp, seen, signal);
+        if (cloud !== undefined) return detectCloud(miss);
         throw error;
       }
     }
-    return completeLocal(
-      evidence,
-      await runLocal(evidence, input, seen, local),
-      "local",
-      geoIp,
-      seen,
-      signal,
-    );
+    return completeLocal(miss, await runLocal(miss, local), "local");
   };
 
   /** A local device, completed from the cloud with geoip and legacy groups when those are wanted. */
-  const completeLocal = async (
-    evidence: Evidence,
-    part: DevicePart,
-    source: DeviceSource,
-    geoIp: string | undefined,
-    seen: Seen,
-    signal: AbortSignal,
-  ): Promise<Device> => {
+  const completeLocal = async (miss: Miss, part: DevicePart, source: DeviceSource): Promise<Device> => {
+    const { evidence, geoIp, seen } = miss;
     const needLegacy = source === "local" && legacyOptions.length > 0 && part.reply.status === 0;
     const needGeo = geoIp !== undefined && !(seen.geo !== undefined && seen.geo.expiresAt > Date.now());
     const remembered = seen.geo?.value.geoip;
@@ -412,8 +427,8 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     // Shared by the concurrent requests that need the same call: geoip is per IP, legacy groups per device.
     const flightKey = `s:${needLegacy ? evidence.key : ""}\u0002${needGeo ? geoIp : ""}`;
     try {
-      const reply = await extras.run(flightKey, signal, async (runSignal) => {
-        const answer = await callCloud(evidence.headers, options, needGeo ? geoIp : undefined, runSignal);
+      const reply = await extras.run(flightKey, miss.signal, async (signal) => {
+        const answer = await callCloud(miss, evidence.headers, options, needGeo ? geoIp : undefined, signal);
         if (needLegacy) rememberLocal(evidence.key, withLegacyGroups(part, answer));
         if (needGeo) rememberGeo(geoIp, answer.geoip);
         return answer;
@@ -435,14 +450,19 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   // ---- cloud mode ----
 
-  /** One call to the guarded cloud, aborted with `signal`. */
+  /** One call to the guarded cloud for `miss`'s client, aborted with `signal`. */
   const callCloud = async (
+    miss: Miss,
     headers: DetectionInput["headers"],
     options: DetectParams["options"],
     ip: string | undefined,
     signal: AbortSignal,
   ): Promise<DetectReply> => {
     if (cloud === undefined) throw new HdNetworkError("No cloud client is configured.");
+    if (clientBudget !== undefined && !(await clientBudget.take(miss.client))) {
+      metrics.refusedByClientBudget++;
+      throw new HdClientBudgetError(clientBudget.limit, clientBudget.windowMs);
+    }
     const params: DetectParams = { signal };
     if (allowHeaders.length > 0) params.allowHeaders = allowHeaders;
     if (options !== undefined) params.options = options;
@@ -450,67 +470,71 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     return cloud.detect(headers, params);
   };
 
-  const detectCloud = async (
-    evidence: Evidence,
-    input: DetectionInput,
-    geoIp: string | undefined,
-    seen: Seen,
-    signal: AbortSignal,
-  ): Promise<Device> => {
-    const bot = isBot(evidence, seen);
+  const detectCloud = async (miss: DetectingMiss): Promise<Device> => {
+    const { evidence, geoIp } = miss;
+    const bot = isBot(miss);
     if (skipBots && bot) {
       metrics.skippedBots++;
-      return withoutCloud(evidence, seen, bot, "Skipped: crawler (skipBots)", true);
+      return withoutCloud(miss, bot, "Skipped: crawler (skipBots)", true);
     }
     const flightKey = geoIp === undefined ? evidence.key : `${evidence.key}\u0002${geoIp}`;
     try {
-      return await detections.run(flightKey, signal, async (runSignal) => {
+      return await detections.run(flightKey, miss.signal, async (signal) => {
         const peer =
-          geoIp === undefined ? await peers?.answerOf(evidence.key, timeoutMs / 2, runSignal) : undefined;
+          geoIp === undefined ? await peers?.answerOf(evidence.key, timeoutMs / 2, signal) : undefined;
         if (peer !== undefined) {
           metrics.peerAnswers++;
           return buildDevice(peer.value, "memo", undefined);
         }
-        const { geoip: geo, ...reply } = await callCloud(input.headers, wireOptions, geoIp, runSignal);
-        const part = normalise(reply, evidence, input, bot);
+        const { geoip: geo, ...reply } = await callCloud(
+          miss,
+          miss.input.headers,
+          wireOptions,
+          geoIp,
+          signal,
+        );
+        const part = normalise(reply, miss, bot);
         memo?.set(evidence.key, { kind: "device", ...part, source: "cloud" });
         return buildDevice(part, "cloud", geoIp === undefined ? undefined : rememberGeo(geoIp, geo));
       });
     } catch (error) {
-      if (error instanceof QuotaSpentError) return withoutCloud(evidence, seen, bot, error.message, false);
+      if (error instanceof QuotaSpentError) return withoutCloud(miss, bot, error.message, false);
       throw error;
     }
   };
 
   /** No cloud call for this request (a crawler, a spent quota): memo, then local engine, then skipped. */
-  const withoutCloud = (
-    evidence: Evidence,
-    seen: Seen,
-    bot: boolean,
-    reason: string,
-    remember: boolean,
-  ): Device => {
-    const remembered = seen.geo?.value.geoip;
-    if (seen.device !== undefined) return buildDevice(seen.device.value, "memo", remembered);
-    const local = localNow(evidence, seen);
+  const withoutCloud = (miss: Miss, bot: boolean, reason: string, remember: boolean): Device => {
+    const remembered = miss.seen.geo?.value.geoip;
+    if (miss.seen.device !== undefined) return buildDevice(miss.seen.device.value, "memo", remembered);
+    const local = localNow(miss);
     if (local !== undefined) {
-      if (remember) rememberLocal(evidence.key, local);
+      if (remember) rememberLocal(miss.evidence.key, local);
       return buildDevice(local, "local", remembered);
     }
-    return buildDevice(noReply(reason, bot, evidence.userAgent), "skipped", remembered);
+    return buildDevice(noReply(reason, bot, miss.evidence.userAgent), "skipped", remembered);
   };
 
-  /** After a failure: the stale memo, else the local engine (after a cloud failure), else an unknown device; `error` set. */
-  const fallback = (evidence: Evidence, seen: Seen, error: Error, attempted: "local" | "cloud"): Device => {
+  /**
+   * After a failure: the stale memo, else the local engine (after a cloud failure), else an
+   * unknown device; `error` set. A call the guards held back (paused cloud, spent client
+   * budget) made no detection: `skipped`.
+   */
+  const fallback = (miss: Miss, error: Error, attempted: "local" | "cloud"): Device => {
+    const { seen, evidence } = miss;
     const remembered = seen.geo?.value.geoip;
     if (seen.device !== undefined) return buildDevice(seen.device.value, "memo", remembered, error);
     if (attempted === "cloud") {
-      const local = localNow(evidence, seen);
+      const local = localNow(miss);
       if (local !== undefined) return buildDevice(local, "local", remembered, error);
     }
-    const source: DeviceSource = error instanceof CloudPausedError ? "skipped" : attempted;
-    const bot = isBot(evidence, seen);
-    return buildDevice(noReply(error.message, bot, evidence.userAgent), source, remembered, error);
+    const heldBack = error instanceof CloudPausedError || error instanceof HdClientBudgetError;
+    return buildDevice(
+      noReply(error.message, isBot(miss), evidence.userAgent),
+      heldBack ? "skipped" : attempted,
+      remembered,
+      error,
+    );
   };
 
   let closed: Promise<void> | undefined;
@@ -526,6 +550,8 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
         inFlight: detections.size + extras.size,
         memoSize: memoryStore?.size,
         memoMaxEntries: memoryStore?.maxEntries,
+        memoBytes: memoryStore?.bytes,
+        memoMaxBytes: memoryStore?.maxBytes,
         quota:
           quota === undefined || config.monthlyQuota === undefined
             ? undefined

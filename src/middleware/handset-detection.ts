@@ -56,7 +56,8 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
   const config = resolveOptions(options);
   const core: DeviceDetector = buildDeviceDetector(config);
   const { logger, failOpen, onError, vary, clientHints, pageScript, skip } = config;
-  const geoip = config.geoip;
+  // `req.ip` runs Express's trust-proxy logic: read only for geoip or a per-client cloud budget.
+  const wantsIp = config.geoip || config.cloudDetectionsPerClient !== undefined;
   const scriptPath = pageScript?.path;
   const serveScript = pageScript?.serve;
 
@@ -138,7 +139,7 @@ export function handsetDetection(options: HandsetDetectionOptions): HandsetDetec
       return;
     }
     const evidence = core.readEvidence(req.headers);
-    const result = core.detectEvidence(evidence, geoip ? req.ip : undefined);
+    const result = core.detectEvidence(evidence, wantsIp ? req.ip : undefined);
     if (isThenable(result)) result.then((device) => done(req, res, next, evidence, device));
     else done(req, res, next, evidence, result);
   };

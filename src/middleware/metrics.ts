@@ -113,6 +113,10 @@ export interface HandsetDetectionMetrics {
     readonly size: number | undefined;
     /** The most entries the default memo holds (`cacheSize`); `undefined` with a custom `store` or no memo. */
     readonly maxEntries: number | undefined;
+    /** Bytes the default memo's entries are estimated to take; `undefined` with a custom `store` or no memo. */
+    readonly bytes: number | undefined;
+    /** The most bytes the default memo holds (`cacheMaxBytes`); `undefined` with a custom `store` or no memo. */
+    readonly maxBytes: number | undefined;
   };
   readonly cloud: {
     /** Detect calls sent to the cloud client. */
@@ -129,6 +133,8 @@ export interface HandsetDetectionMetrics {
     readonly pausedByBreaker: number;
     /** Calls not made because the monthly quota was spent. */
     readonly refusedByQuota: number;
+    /** Calls not made because the requesting client had spent its `cloudDetectionsPerClient`. */
+    readonly refusedByClientBudget: number;
   };
   readonly breaker: {
     /** `closed` (calls go out), `open` (paused), `half-open` (one trial call allowed). */
@@ -209,6 +215,7 @@ export class MetricsRecorder {
   cloudErrors = 0;
   pausedByBreaker = 0;
   refusedByQuota = 0;
+  refusedByClientBudget = 0;
   breakerOpens = 0;
   localDetections = 0;
   readonly sources: Record<DeviceSource, number> = { local: 0, cloud: 0, memo: 0, skipped: 0 };
@@ -257,6 +264,8 @@ export interface MetricsState {
   readonly inFlight: number;
   readonly memoSize: number | undefined;
   readonly memoMaxEntries: number | undefined;
+  readonly memoBytes: number | undefined;
+  readonly memoMaxBytes: number | undefined;
   readonly quota: { monthlyQuota: number; used: number; remaining: number; shared: boolean } | undefined;
   /** The loaded engine, if any (its `dataInfo` is read when present). */
   readonly engine: unknown;
@@ -297,6 +306,8 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
       peerAnswers: m.peerAnswers,
       size: state.memoSize,
       maxEntries: state.memoMaxEntries,
+      bytes: state.memoBytes,
+      maxBytes: state.memoMaxBytes,
     },
     cloud: {
       calls: m.cloudCalls,
@@ -306,6 +317,7 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
       inFlight: state.inFlight,
       pausedByBreaker: m.pausedByBreaker,
       refusedByQuota: m.refusedByQuota,
+      refusedByClientBudget: m.refusedByClientBudget,
     },
     breaker: { state: state.breakerState, opens: m.breakerOpens },
     quota: state.quota,
