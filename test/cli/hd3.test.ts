@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
+import { MAC_SAFARI_UA, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { GALAXY_S24_UA, IPHONE_SAFARI_UA } from "../support/user-agents.js";
 import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { runHd3InProcess } from "./support/run-cli.js";
@@ -92,6 +93,35 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ hd_specs: { general_model: "Galaxy S24" } });
+  });
+
+  it("answers what the middleware would: client hints complete a reduced user-agent, --bare skips them", async () => {
+    const hinted = [
+      "detect",
+      REDUCED_ANDROID_UA,
+      "-H",
+      'sec-ch-ua-platform:"Android"',
+      "-H",
+      'sec-ch-ua-model:"SM-S928B"',
+      "-H",
+      'sec-ch-ua-platform-version:"14.0.0"',
+      "--json",
+      "-q",
+    ];
+    const result = await hd3(hinted);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      decidedBy: "client-hints",
+      hd_specs: { general_vendor: "Samsung", general_model: "Galaxy S24 Ultra", general_platform_version: "14" },
+    });
+    const bare = JSON.parse((await hd3([...hinted, "--bare"])).stdout);
+    expect(bare.hd_specs.general_model).not.toBe("Galaxy S24 Ultra");
+    expect(bare.decidedBy).toBeUndefined();
+  });
+
+  it("reads the page script's cookie: a Mac user-agent with a touch screen is an iPad", async () => {
+    const result = await hd3(["detect", MAC_SAFARI_UA, "-H", "cookie:hd_screen=t5w1024h1366r2", "--json", "-q"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ decidedBy: "page-script", class: "Tablet" });
   });
 
   it("exits 5 when no device matches, with the 301 reply under --json", async () => {

@@ -12,6 +12,7 @@ import { HdClient } from "../../src/client/index.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { isHdLicenceError, isHdNotFoundError } from "../../src/errors.js";
 import { createApiServer } from "../../src/server/api-server.js";
+import { HINTED_GALAXY } from "../middleware/hinted-requests.js";
 
 const sampleDir = fileURLToPath(new URL("../../data/sample/", import.meta.url));
 const specsFile = join(sampleDir, "sample-specs.json");
@@ -96,6 +97,16 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
     }
     expect(checked).toBeGreaterThan(10);
     expect(unauthorized).toBe(0);
+  });
+
+  it("applies the client hints in the detect body as the middleware does", async () => {
+    const hd = client();
+    const hinted = await oneRequest(() => hd.detect(HINTED_GALAXY));
+    expect(hinted.hd_specs).toMatchObject({ general_model: "Galaxy S24 Ultra", general_platform_version: "14" });
+    const frozen = engine.detect({ "user-agent": HINTED_GALAXY["user-agent"] });
+    expect(frozen.hd_specs?.general_model).not.toBe("Galaxy S24 Ultra");
+    expect(hinted).not.toHaveProperty("decidedBy");
+    await hd.close();
   });
 
   it("answers an unknown device with 301, which the client raises as HdNotFoundError", async () => {
