@@ -14,7 +14,13 @@ export {
   DEFAULT_BASE_URL,
   HdClient,
 } from "./client/index.js";
+export {
+  type BrandVersion,
+  type ClientHints,
+  parseClientHints,
+} from "./core/client-hints.js";
 export { type DetectWithEvidenceReply, detectWithEvidence } from "./core/detect-with-evidence.js";
+export type { DecidedBy, Device, DeviceClass, DeviceSource } from "./core/device.js";
 export {
   createDeviceDetector,
   type DetectRequestOptions,
@@ -22,6 +28,19 @@ export {
 } from "./core/device-detector.js";
 export type { Evidence } from "./core/evidence.js";
 export { EVIDENCE, type EvidenceRow, type HintTarget } from "./core/evidence-table.js";
+export type { MemoDevice, MemoGeoIp, MemoValue } from "./core/memo.js";
+export {
+  CLOUD_LATENCY_BUCKETS_MS,
+  type HandsetDetectionEvent,
+  type HandsetDetectionMetrics,
+  type LatencySnapshot,
+} from "./core/metrics.js";
+export type {
+  CloudDetectionsPerClient,
+  DetectionMode,
+  DeviceDetectorOptions,
+  HandsetDetectionOptions,
+} from "./core/options.js";
 export type { RequestHeaders } from "./core/request-headers.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
 export type { EngineDataInfo } from "./engine/engine-data.js";
@@ -65,12 +84,6 @@ export {
   type SizedAsset,
 } from "./middleware/adaptive.js";
 export {
-  type BrandVersion,
-  type ClientHints,
-  parseClientHints,
-} from "./middleware/client-hints.js";
-export type { DecidedBy, Device, DeviceClass, DeviceSource } from "./middleware/device.js";
-export {
   type DeviceScreen,
   type DeviceScriptHandler,
   type DeviceScriptTagOptions,
@@ -81,19 +94,6 @@ export {
 } from "./middleware/device-script.js";
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
 export { type ClientHintsOptions, KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
-export type { MemoDevice, MemoGeoIp, MemoValue } from "./middleware/memo.js";
-export {
-  CLOUD_LATENCY_BUCKETS_MS,
-  type HandsetDetectionEvent,
-  type HandsetDetectionMetrics,
-  type LatencySnapshot,
-} from "./middleware/metrics.js";
-export type {
-  CloudDetectionsPerClient,
-  DetectionMode,
-  DeviceDetectorOptions,
-  HandsetDetectionOptions,
-} from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
 export type * from "./types.js";
 export {

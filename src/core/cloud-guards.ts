@@ -2,14 +2,14 @@
 
 import type { CacheStore } from "../cache/types.js";
 import { errorMessage } from "../errors.js";
-import { CircuitBreaker } from "../middleware/breaker.js";
-import { ClientBudget } from "../middleware/client-budget.js";
-import { GuardedCloud } from "../middleware/guarded-cloud.js";
-import type { MemoValue } from "../middleware/memo.js";
-import type { HandsetDetectionEvent, MetricsRecorder } from "../middleware/metrics.js";
-import type { ResolvedOptions } from "../middleware/options.js";
-import { QUOTA_HEARTBEAT_MS, type QuotaCounter, QuotaGuard } from "../middleware/quota.js";
 import type { Detector } from "../types.js";
+import { CircuitBreaker } from "./breaker.js";
+import { ClientBudget } from "./client-budget.js";
+import { GuardedCloud } from "./guarded-cloud.js";
+import type { MemoValue } from "./memo.js";
+import type { HandsetDetectionEvent, MetricsRecorder } from "./metrics.js";
+import type { ResolvedOptions } from "./options.js";
+import { QUOTA_HEARTBEAT_MS, type QuotaCounter, QuotaGuard } from "./quota.js";
 
 /** The guards of the cloud, for the metrics snapshot and `close()`. */
 export interface CloudGuards {

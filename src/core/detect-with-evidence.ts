@@ -1,8 +1,8 @@
 // One detection as the middleware makes it, without a memo: for `hd3 detect`, `hd3 serve` and anyone holding a detector.
 
-import { checkReply, type DecidedBy, withEvidence } from "../middleware/device.js";
 import { DEFAULT_SCRIPT_COOKIE } from "../middleware/device-script.js";
 import type { Detector, DetectParams, DetectReply } from "../types.js";
+import { checkReply, type DecidedBy, withEvidence } from "./device.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
 import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
 

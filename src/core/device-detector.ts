@@ -13,7 +13,10 @@ import {
 } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import { foundSpecificDevice, isCrawler, prepareCrawlerTest } from "../middleware/bots.js";
-import { chooseDetectors } from "../middleware/detectors.js";
+import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
+import { guardCloud } from "./cloud-guards.js";
+import { completeReply } from "./detect-with-evidence.js";
+import { chooseDetectors } from "./detectors.js";
 import {
   buildDevice,
   checkReply,
@@ -23,33 +26,23 @@ import {
   forVisitor,
   noReply,
   withCrawlerHint,
-} from "../middleware/device.js";
-import { CloudPausedError, QuotaSpentError } from "../middleware/guarded-cloud.js";
-import {
-  geoKey,
-  isThenable,
-  Memo,
-  type MemoDevice,
-  type MemoGeoIp,
-  type MemoValue,
-} from "../middleware/memo.js";
+} from "./device.js";
+import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
+import { CloudPausedError, QuotaSpentError } from "./guarded-cloud.js";
+import { geoKey, isThenable, Memo, type MemoDevice, type MemoGeoIp, type MemoValue } from "./memo.js";
 import {
   errorCode,
   type HandsetDetectionEvent,
   type HandsetDetectionMetrics,
   MetricsRecorder,
   snapshot,
-} from "../middleware/metrics.js";
+} from "./metrics.js";
 import {
   type DeviceDetectorOptions,
   KNOWN_DETECTOR_OPTIONS,
   type ResolvedOptions,
   resolveOptions,
-} from "../middleware/options.js";
-import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
-import { guardCloud } from "./cloud-guards.js";
-import { completeReply } from "./detect-with-evidence.js";
-import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
+} from "./options.js";
 import { PeerAnswers } from "./peer-answers.js";
 import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
 import { SingleFlight } from "./single-flight.js";

@@ -1,7 +1,14 @@
 // One pass over a request's headers: the detector's headers, the memo key and `Vary`, as one immutable value.
 
 import type { IncomingHttpHeaders } from "node:http";
-import { preferredLanguage } from "../middleware/accept-language.js";
+import {
+  type DeviceScreen,
+  iPadUserAgent,
+  isMacSafari,
+  readScriptCookie,
+} from "../middleware/device-script.js";
+import type { DetectionHeaders } from "../types.js";
+import { preferredLanguage } from "./accept-language.js";
 import {
   applyClientHints,
   type ClientHints,
@@ -10,15 +17,8 @@ import {
   namesPlatform,
   PLATFORM_NAME,
   parseClientHints,
-} from "../middleware/client-hints.js";
-import type { DecidedBy } from "../middleware/device.js";
-import {
-  type DeviceScreen,
-  iPadUserAgent,
-  isMacSafari,
-  readScriptCookie,
-} from "../middleware/device-script.js";
-import type { DetectionHeaders } from "../types.js";
+} from "./client-hints.js";
+import type { DecidedBy } from "./device.js";
 import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf } from "./evidence-table.js";
 
 /**

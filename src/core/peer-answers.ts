@@ -2,7 +2,7 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import type { CacheEntry } from "../cache/types.js";
-import type { Memo, MemoDevice } from "../middleware/memo.js";
+import type { Memo, MemoDevice } from "./memo.js";
 
 /** How often an instance waiting for another instance's detection looks in the shared memo. */
 const PEER_POLL_MS = 20;

@@ -1,6 +1,7 @@
 // Adaptive content: the best asset width for a device's display, and redirecting to a mobile site.
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Device, DeviceClass } from "../core/device.js";
 import { describeOptionValue, HdOptionError } from "../errors.js";
 import {
   booleanOption,
@@ -10,7 +11,6 @@ import {
   optionsObject,
   urlOption,
 } from "../options.js";
-import type { Device, DeviceClass } from "./device.js";
 
 /** An asset choice: a width in pixels, or an object carrying one. */
 export type SizedAsset = number | { readonly width: number };

@@ -1,6 +1,6 @@
 // Types `req.device` (and `res.locals.device`) on Express's Request and Response, v4 and v5 alike.
 
-import type { Device } from "./device.js";
+import type { Device } from "../core/device.js";
 
 declare module "express-serve-static-core" {
   interface Request {

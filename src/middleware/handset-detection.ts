@@ -2,16 +2,16 @@
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import varyOn from "vary";
+import type { Device } from "../core/device.js";
 import { buildDeviceDetector, type DeviceDetector } from "../core/device-detector.js";
 import type { Evidence } from "../core/evidence.js";
 import { errorMessage } from "../errors.js";
-import type { Device } from "./device.js";
 import { isScriptUrl } from "./device-script.js";
 import "./express-augmentation.js";
+import { isThenable } from "../core/memo.js";
+import type { HandsetDetectionMetrics } from "../core/metrics.js";
+import { type HandsetDetectionOptions, resolveOptions } from "../core/options.js";
 import { askForHints } from "./hint-requests.js";
-import { isThenable } from "./memo.js";
-import type { HandsetDetectionMetrics } from "./metrics.js";
-import { type HandsetDetectionOptions, resolveOptions } from "./options.js";
 
 /** The middleware returned by {@link handsetDetection}. */
 export interface HandsetDetectionMiddleware extends RequestHandler {

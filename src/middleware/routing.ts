@@ -1,8 +1,8 @@
 // Route-level branching on req.device: byDevice (one handler per class) and whenDevice (a guard).
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Device, DeviceClass } from "../core/device.js";
 import { describeOptionValue, HdOptionError } from "../errors.js";
-import type { Device, DeviceClass } from "./device.js";
 
 /** Handlers per device class for {@link byDevice}; `default` answers every other class. */
 export type DeviceHandlers = { readonly [K in DeviceClass]?: RequestHandler } & {

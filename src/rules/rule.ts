@@ -1,6 +1,6 @@
 // The contract of a rule above the database: what a request reveals that the detector's reply cannot.
 
-import type { ClientHints } from "../middleware/client-hints.js";
+import type { ClientHints } from "../core/client-hints.js";
 import type { DeviceScreen } from "../middleware/device-script.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
 

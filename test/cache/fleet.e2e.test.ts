@@ -6,10 +6,10 @@ import request from "supertest";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import type { CacheStore } from "../../src/cache/types.js";
+import type { MemoValue } from "../../src/core/memo.js";
+import { monthOf, QUOTA_HEARTBEAT_MS } from "../../src/core/quota.js";
 import type { Logger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
-import type { MemoValue } from "../../src/middleware/memo.js";
-import { monthOf, QUOTA_HEARTBEAT_MS } from "../../src/middleware/quota.js";
 import type { ApiServer } from "../../src/server/api-server.js";
 import {
   missingRedisServer,

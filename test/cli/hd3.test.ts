@@ -5,9 +5,9 @@ import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAC_SAFARI_UA, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
-import { MAC_SAFARI_UA, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { GALAXY_S24_UA, IPHONE_SAFARI_UA } from "../support/user-agents.js";
 import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { runHd3InProcess } from "./support/run-cli.js";
@@ -112,7 +112,11 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       decidedBy: "client-hints",
-      hd_specs: { general_vendor: "Samsung", general_model: "Galaxy S24 Ultra", general_platform_version: "14" },
+      hd_specs: {
+        general_vendor: "Samsung",
+        general_model: "Galaxy S24 Ultra",
+        general_platform_version: "14",
+      },
     });
     const bare = JSON.parse((await hd3([...hinted, "--bare"])).stdout);
     expect(bare.hd_specs.general_model).not.toBe("Galaxy S24 Ultra");
@@ -120,7 +124,14 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
   });
 
   it("reads the page script's cookie: a Mac user-agent with a touch screen is an iPad", async () => {
-    const result = await hd3(["detect", MAC_SAFARI_UA, "-H", "cookie:hd_screen=t5w1024h1366r2", "--json", "-q"]);
+    const result = await hd3([
+      "detect",
+      MAC_SAFARI_UA,
+      "-H",
+      "cookie:hd_screen=t5w1024h1366r2",
+      "--json",
+      "-q",
+    ]);
     expect(JSON.parse(result.stdout)).toMatchObject({ decidedBy: "page-script", class: "Tablet" });
   });
 

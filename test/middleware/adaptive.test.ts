@@ -2,10 +2,10 @@
 
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { buildDevice, type Device } from "../../src/core/device.js";
 import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { displayWidth, mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
-import { buildDevice, type Device } from "../../src/middleware/device.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import {
   DESKTOP_UA,

@@ -1,7 +1,7 @@
 // The circuit breaker on its own: opening, the trial after the cool-down, closing.
 
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker } from "../../src/middleware/breaker.js";
+import { CircuitBreaker } from "../../src/core/breaker.js";
 
 describe("CircuitBreaker", () => {
   it("opens at the threshold, lets one trial through after the cool-down, and closes on its success", () => {

@@ -1,7 +1,7 @@
 // Calls a middleware directly with a minimal request and response, without an HTTP server.
 
 import type { RequestHandler } from "express";
-import type { Device } from "../../src/middleware/device.js";
+import type { Device } from "../../src/core/device.js";
 
 /** What one direct call produced. */
 export interface DirectCall {

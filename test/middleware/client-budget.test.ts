@@ -2,14 +2,14 @@
 
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory-store.js";
-import { HdClientBudgetError, isHdClientBudgetError } from "../../src/errors.js";
 import {
   ClientBudget,
   type ClientBudgetCounter,
   DEFAULT_MAX_CLIENTS,
   defaultClientBudget,
-} from "../../src/middleware/client-budget.js";
-import { QuotaGuard } from "../../src/middleware/quota.js";
+} from "../../src/core/client-budget.js";
+import { QuotaGuard } from "../../src/core/quota.js";
+import { HdClientBudgetError, isHdClientBudgetError } from "../../src/errors.js";
 
 const HOUR = 3_600_000;
 

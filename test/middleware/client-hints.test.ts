@@ -7,7 +7,7 @@ import {
   frozenPlatform,
   namesPlatform,
   parseClientHints,
-} from "../../src/middleware/client-hints.js";
+} from "../../src/core/client-hints.js";
 import { ANDROID_HINTS, REDUCED_ANDROID_UA, REDUCED_MAC_UA, REDUCED_WINDOWS_UA } from "./hinted-requests.js";
 
 describe("parseClientHints", () => {

@@ -3,9 +3,9 @@
 import express5, { type Express, type RequestHandler } from "express";
 import express4 from "express4";
 import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
+import { EMPTY_SPECS } from "../../src/core/device.js";
+import type { MemoValue } from "../../src/core/memo.js";
 import type { Logger } from "../../src/logger.js";
-import { EMPTY_SPECS } from "../../src/middleware/device.js";
-import type { MemoValue } from "../../src/middleware/memo.js";
 import type { Detector, DetectParams, DetectReply, DeviceSpecs, HeadersInput } from "../../src/types.js";
 
 /** Both Express majors, for `describe.each`. */

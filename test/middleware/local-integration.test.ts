@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
+import { engineForDir } from "../../src/core/dir-engine.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { engineForDir } from "../../src/middleware/dir-engine.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import {
   deviceApp,

@@ -1,11 +1,11 @@
 // middleware.metrics() and the onEvent hook: one test per counter, driven by fake detectors.
 
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CLOUD_LATENCY_BUCKETS_MS, type HandsetDetectionEvent } from "../../src/core/metrics.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { HdLicenceError, HdNetworkError, type HdTimeoutError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
-import { CLOUD_LATENCY_BUCKETS_MS, type HandsetDetectionEvent } from "../../src/middleware/metrics.js";
 import { callMiddleware } from "./call-middleware.js";
 import {
   DESKTOP_UA,

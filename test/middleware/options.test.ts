@@ -6,14 +6,14 @@ import { join } from "node:path";
 import express from "express";
 import request from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
-import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import {
   type HandsetDetectionOptions,
   KNOWN_OPTIONS,
   resolveOptions,
   suggestOption,
-} from "../../src/middleware/options.js";
+} from "../../src/core/options.js";
+import { silentLogger } from "../../src/logger.js";
+import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { optionError } from "../support/option-error.js";
 import { fakeCloud, fakeEngine } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 // The monthly quota, counted alone or in a counter the fleet shares, and what happens when the counter fails.
 
 import { describe, expect, it } from "vitest";
-import { type QuotaCounter, QuotaGuard } from "../../src/middleware/quota.js";
+import { type QuotaCounter, QuotaGuard } from "../../src/core/quota.js";
 
 /**
  * A counter shared by several guards, like one Redis, which can be switched off. No expiry: the

@@ -2,12 +2,12 @@
 
 import express, { type RequestHandler } from "express";
 import { describe, expectTypeOf, it } from "vitest";
+import { type ClientHints, parseClientHints } from "../../src/core/client-hints.js";
+import type { DecidedBy, Device, DeviceSource } from "../../src/core/device.js";
+import type { HandsetDetectionOptions } from "../../src/core/options.js";
 import { mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
-import { type ClientHints, parseClientHints } from "../../src/middleware/client-hints.js";
-import type { DecidedBy, Device, DeviceSource } from "../../src/middleware/device.js";
 import { type DeviceScreen, deviceScriptTag } from "../../src/middleware/device-script.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
-import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { byDevice, whenDevice } from "../../src/middleware/routing.js";
 import type { DeviceSpecs, DisplayInfo, GeoIp, ProductInfo } from "../../src/types.js";
 import { fakeCloud } from "./helpers.js";

@@ -102,7 +102,10 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
   it("applies the client hints in the detect body as the middleware does", async () => {
     const hd = client();
     const hinted = await oneRequest(() => hd.detect(HINTED_GALAXY));
-    expect(hinted.hd_specs).toMatchObject({ general_model: "Galaxy S24 Ultra", general_platform_version: "14" });
+    expect(hinted.hd_specs).toMatchObject({
+      general_model: "Galaxy S24 Ultra",
+      general_platform_version: "14",
+    });
     const frozen = engine.detect({ "user-agent": HINTED_GALAXY["user-agent"] });
     expect(frozen.hd_specs?.general_model).not.toBe("Galaxy S24 Ultra");
     expect(hinted).not.toHaveProperty("decidedBy");

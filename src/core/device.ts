@@ -1,6 +1,7 @@
 // The `req.device` object: its type, and how it is built from a detect reply or a failure.
 
 import { HdProtocolError } from "../errors.js";
+import type { DeviceScreen } from "../middleware/device-script.js";
 import {
   DEVICE_LIST_FIELDS,
   DEVICE_STRING_FIELDS,
@@ -11,7 +12,6 @@ import {
   type ProductInfo,
 } from "../types.js";
 import type { HintTarget } from "./client-hints.js";
-import type { DeviceScreen } from "./device-script.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";

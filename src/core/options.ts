@@ -5,6 +5,16 @@ import { DEFAULT_MEMORY_STORE_BYTES } from "../cache/memory-store.js";
 import type { CacheStore } from "../cache/types.js";
 import type { Logger } from "../logger.js";
 import {
+  type PageScriptOptions,
+  type ResolvedPageScript,
+  resolvePageScript,
+} from "../middleware/device-script.js";
+import {
+  type ClientHintsOptions,
+  type ResolvedClientHints,
+  resolveClientHints,
+} from "../middleware/hint-requests.js";
+import {
   allowedHeadersOption,
   booleanOption,
   choiceOption,
@@ -24,8 +34,6 @@ import {
 import { suggestName } from "../suggest.js";
 import type { DetectOption, Detector } from "../types.js";
 import { type ClientBudgetLimit, DEFAULT_CLIENT_WINDOW_MS, defaultClientBudget } from "./client-budget.js";
-import { type PageScriptOptions, type ResolvedPageScript, resolvePageScript } from "./device-script.js";
-import { type ClientHintsOptions, type ResolvedClientHints, resolveClientHints } from "./hint-requests.js";
 import type { MemoValue } from "./memo.js";
 import type { HandsetDetectionEvent } from "./metrics.js";
 
