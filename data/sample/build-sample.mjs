@@ -86,6 +86,8 @@ function iphone(model, o) {
     general_vendor: "Apple",
     general_model: model,
     general_platform: "iOS",
+    // The version the model shipped with: the screen rule reads it to rule a model out.
+    general_platform_version: o.first,
     general_type: "Mobile",
     general_aliases: o.ids.map((id) => `Apple ${id}`),
     general_cpu: [o.cpu],
@@ -116,6 +118,7 @@ function ipad(model, o) {
     general_vendor: "Apple",
     general_model: model,
     general_platform: "iPadOS",
+    general_platform_version: o.first,
     general_type: "Tablet",
     general_aliases: o.ids.map((id) => `Apple ${id}`),
     general_cpu: [o.cpu],
@@ -133,7 +136,7 @@ function ipad(model, o) {
     media_secondcamera: [o.front],
     media_videocapture: ["4K@60fps"],
     features: [o.touchId ? "Touch ID" : "Face ID"],
-    connectors: ["USB-C"],
+    connectors: [o.lightning ? "Lightning" : "USB-C"],
   };
 }
 
@@ -181,18 +184,21 @@ function generic(vendor, model, type, platform, extra = {}) {
 const IOS17 = "17_5";
 const IOS18 = "18_1";
 
-/** Safari-engine in-app user-agents that carry the Apple hardware identifier. */
-function appleAppUas(kind, hwId, ios, scale, res) {
-  const dotted = ios.replace("_", ".");
+/**
+ * Safari-engine in-app user-agents that carry the Apple hardware identifier. `ios` is the OS token
+ * of the WebKit part (frozen at 18_x from iOS 26 on); `real` is the version the app itself reports.
+ */
+function appleAppUas(kind, hwId, ios, scale, res, real = ios.replace("_", ".")) {
+  const realToken = real.replace(".", "_");
   if (kind === "iPhone") {
     return [
-      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPhone;FBSN/iOS;FBSV/${dotted};FBSS/${scale[0]};FBID/phone;FBLC/en_US;FBOP/5;FBRV/614014541]`,
-      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iOS ${ios}; en_US; en; scale=${scale}; ${res}; 614207563)`,
+      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPhone;FBSN/iOS;FBSV/${real};FBSS/${scale[0]};FBID/phone;FBLC/en_US;FBOP/5;FBRV/614014541]`,
+      `Mozilla/5.0 (iPhone; CPU iPhone OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iOS ${realToken}; en_US; en; scale=${scale}; ${res}; 614207563)`,
     ];
   }
   return [
-    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPad;FBSN/iPadOS;FBSV/${dotted};FBSS/2;FBID/tablet;FBLC/en_US;FBOP/5;FBRV/614014541]`,
-    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iPadOS ${ios}; en_US; en; scale=${scale}; ${res}; 614207563)`,
+    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.37.109;FBBV/612322346;FBDV/${hwId};FBMD/iPad;FBSN/iPadOS;FBSV/${real};FBSS/2;FBID/tablet;FBLC/en_US;FBOP/5;FBRV/614014541]`,
+    `Mozilla/5.0 (iPad; CPU OS ${ios} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (${hwId}; iPadOS ${realToken}; en_US; en; scale=${scale}; ${res}; 614207563)`,
   ];
 }
 
@@ -263,19 +269,45 @@ device("201", generic("Apple", "iPhone", "Mobile", "iOS", {
   `Mozilla/5.0 (iPhone; CPU iPhone OS ${IOS17} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/128.0 Mobile/15E148 Safari/605.1.15`,
 ]);
 const IPHONES = [
-  ["202", "iPhone SE (3rd generation)", { ids: ["iPhone14,6"], cpu: "Apple A15 Bionic", dims: "138.4 x 67.3 x 7.3", weight: "144", display: "Retina HD IPS LCD", size: '4.7"', x: "750", y: "1334", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP"], front: "7MP", faceId: false, lightning: true, features: ["Home button"] }, IOS17, "2.00", "750x1334"],
-  ["203", "iPhone 14", { ids: ["iPhone14,7"], cpu: "Apple A15 Bionic", dims: "146.7 x 71.5 x 7.80", weight: "172", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS17, "3.00", "1170x2532"],
-  ["204", "iPhone 15", { ids: ["iPhone15,4"], cpu: "Apple A16 Bionic", dims: "147.6 x 71.6 x 7.80", weight: "171", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
-  ["205", "iPhone 15 Pro", { ids: ["iPhone16,1"], cpu: "Apple A17 Pro", dims: "146.6 x 70.6 x 8.25", weight: "187", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
-  ["206", "iPhone 15 Pro Max", { ids: ["iPhone16,2"], cpu: "Apple A17 Pro", dims: "159.9 x 76.7 x 8.25", weight: "221", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1290x2796"],
-  ["207", "iPhone 16", { ids: ["iPhone17,3"], cpu: "Apple A18", dims: "147.6 x 71.6 x 7.80", weight: "170", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1179x2556"],
-  ["208", "iPhone 16 Plus", { ids: ["iPhone17,4"], cpu: "Apple A18", dims: "160.9 x 77.8 x 7.80", weight: "199", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1290x2796"],
-  ["209", "iPhone 16 Pro", { ids: ["iPhone17,1"], cpu: "Apple A18 Pro", dims: "149.6 x 71.5 x 8.25", weight: "199", display: "Super Retina XDR OLED", size: '6.3"', x: "1206", y: "2622", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1206x2622"],
-  ["210", "iPhone 16 Pro Max", { ids: ["iPhone17,2"], cpu: "Apple A18 Pro", dims: "163 x 77.6 x 8.25", weight: "227", display: "Super Retina XDR OLED", size: '6.9"', x: "1320", y: "2868", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1320x2868"],
-  ["211", "iPhone 16e", { ids: ["iPhone17,5"], cpu: "Apple A18", dims: "146.7 x 71.5 x 7.80", weight: "167", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP"], front: "12MP" }, "18_3", "3.00", "1170x2532"],
+  ["202", "iPhone SE (3rd generation)", { first: "15.4", ids: ["iPhone14,6"], cpu: "Apple A15 Bionic", dims: "138.4 x 67.3 x 7.3", weight: "144", display: "Retina HD IPS LCD", size: '4.7"', x: "750", y: "1334", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP"], front: "7MP", faceId: false, lightning: true, features: ["Home button"] }, IOS17, "2.00", "750x1334"],
+  ["203", "iPhone 14", { first: "16.0", ids: ["iPhone14,7"], cpu: "Apple A15 Bionic", dims: "146.7 x 71.5 x 7.80", weight: "172", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS17, "3.00", "1170x2532"],
+  ["204", "iPhone 15", { first: "17.0", ids: ["iPhone15,4"], cpu: "Apple A16 Bionic", dims: "147.6 x 71.6 x 7.80", weight: "171", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
+  ["205", "iPhone 15 Pro", { first: "17.0", ids: ["iPhone16,1"], cpu: "Apple A17 Pro", dims: "146.6 x 70.6 x 8.25", weight: "187", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1179x2556"],
+  ["206", "iPhone 15 Pro Max", { first: "17.0", ids: ["iPhone16,2"], cpu: "Apple A17 Pro", dims: "159.9 x 76.7 x 8.25", weight: "221", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island"] }, IOS17, "3.00", "1290x2796"],
+  ["207", "iPhone 16", { first: "18.0", ids: ["iPhone17,3"], cpu: "Apple A18", dims: "147.6 x 71.6 x 7.80", weight: "170", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1179x2556"],
+  ["208", "iPhone 16 Plus", { first: "18.0", ids: ["iPhone17,4"], cpu: "Apple A18", dims: "160.9 x 77.8 x 7.80", weight: "199", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1290x2796"],
+  ["209", "iPhone 16 Pro", { first: "18.0", ids: ["iPhone17,1"], cpu: "Apple A18 Pro", dims: "149.6 x 71.5 x 8.25", weight: "199", display: "Super Retina XDR OLED", size: '6.3"', x: "1206", y: "2622", promotion: true, action: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1206x2622"],
+  ["210", "iPhone 16 Pro Max", { first: "18.0", ids: ["iPhone17,2"], cpu: "Apple A18 Pro", dims: "163 x 77.6 x 8.25", weight: "227", display: "Super Retina XDR OLED", size: '6.9"', x: "1320", y: "2868", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "12MP 5x telephoto"], front: "12MP", features: ["Dynamic Island", "Camera Control"] }, IOS18, "3.00", "1320x2868"],
+  ["211", "iPhone 16e", { first: "18.3", ids: ["iPhone17,5"], cpu: "Apple A18", dims: "146.7 x 71.5 x 7.80", weight: "167", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", action: true, storage: ["128GB", "256GB", "512GB"], cameras: ["48MP"], front: "12MP" }, "18_3", "3.00", "1170x2532"],
+  // Added with the screen rule: the models a newcomer meets first, from Apple's tech specs. The
+  // 12 mini and 13 mini have a 1080x2340 panel but render at 1125x2436 (375x812 CSS at 3x); the 8 Plus
+  // has a 1080x1920 panel and renders at 1242x2208: the rule knows both (src/rules/screen-model.ts).
+  ["231", "iPhone 8 Plus", { first: "11.0", ids: ["iPhone10,2", "iPhone10,5"], cpu: "Apple A11 Bionic", dims: "158.4 x 78.1 x 7.5", weight: "202", display: "Retina HD IPS LCD", size: '5.5"', x: "1080", y: "1920", storage: ["64GB", "256GB"], cameras: ["12MP", "12MP 2x telephoto"], front: "7MP", faceId: false, lightning: true, fourG: true, features: ["Home button"] }, "16_7", "3.00", "1242x2208"],
+  ["232", "iPhone XR", { first: "12.0", ids: ["iPhone11,8"], cpu: "Apple A12 Bionic", dims: "150.9 x 75.7 x 8.3", weight: "194", display: "Liquid Retina IPS LCD", size: '6.1"', x: "828", y: "1792", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP"], front: "7MP", lightning: true, fourG: true }, "17_5", "2.00", "828x1792"],
+  ["233", "iPhone 11", { first: "13.0", ids: ["iPhone12,1"], cpu: "Apple A13 Bionic", dims: "150.9 x 75.7 x 8.3", weight: "194", display: "Liquid Retina IPS LCD", size: '6.1"', x: "828", y: "1792", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true, fourG: true }, IOS17, "2.00", "828x1792"],
+  ["234", "iPhone 11 Pro", { first: "13.0", ids: ["iPhone12,3"], cpu: "Apple A13 Bionic", dims: "144.0 x 71.4 x 8.1", weight: "188", display: "Super Retina XDR OLED", size: '5.8"', x: "1125", y: "2436", storage: ["64GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide", "12MP 2x telephoto"], front: "12MP", lightning: true, fourG: true }, IOS17, "3.00", "1125x2436"],
+  ["235", "iPhone 11 Pro Max", { first: "13.0", ids: ["iPhone12,5"], cpu: "Apple A13 Bionic", dims: "158.0 x 77.8 x 8.1", weight: "226", display: "Super Retina XDR OLED", size: '6.5"', x: "1242", y: "2688", storage: ["64GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide", "12MP 2x telephoto"], front: "12MP", lightning: true, fourG: true }, IOS17, "3.00", "1242x2688"],
+  ["236", "iPhone SE (2nd generation)", { first: "13.4", ids: ["iPhone12,8"], cpu: "Apple A13 Bionic", dims: "138.4 x 67.3 x 7.3", weight: "148", display: "Retina HD IPS LCD", size: '4.7"', x: "750", y: "1334", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP"], front: "7MP", faceId: false, lightning: true, fourG: true, features: ["Home button"] }, IOS17, "2.00", "750x1334"],
+  ["237", "iPhone 12 mini", { first: "14.1", ids: ["iPhone13,1"], cpu: "Apple A14 Bionic", dims: "131.5 x 64.2 x 7.4", weight: "133", display: "Super Retina XDR OLED", size: '5.4"', x: "1080", y: "2340", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS17, "3.00", "1125x2436"],
+  ["238", "iPhone 12", { first: "14.1", ids: ["iPhone13,2"], cpu: "Apple A14 Bionic", dims: "146.7 x 71.5 x 7.4", weight: "164", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["64GB", "128GB", "256GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS17, "3.00", "1170x2532"],
+  ["239", "iPhone 12 Pro", { first: "14.1", ids: ["iPhone13,3"], cpu: "Apple A14 Bionic", dims: "146.7 x 71.5 x 7.4", weight: "189", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide", "12MP 2x telephoto"], front: "12MP", lightning: true, features: ["LiDAR"] }, IOS17, "3.00", "1170x2532"],
+  ["240", "iPhone 12 Pro Max", { first: "14.1", ids: ["iPhone13,4"], cpu: "Apple A14 Bionic", dims: "160.8 x 78.1 x 7.4", weight: "228", display: "Super Retina XDR OLED", size: '6.7"', x: "1284", y: "2778", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide", "12MP 2.5x telephoto"], front: "12MP", lightning: true, features: ["LiDAR"] }, IOS17, "3.00", "1284x2778"],
+  ["241", "iPhone 13 mini", { first: "15.0", ids: ["iPhone14,4"], cpu: "Apple A15 Bionic", dims: "131.5 x 64.2 x 7.65", weight: "141", display: "Super Retina XDR OLED", size: '5.4"', x: "1080", y: "2340", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS18, "3.00", "1125x2436"],
+  ["242", "iPhone 13", { first: "15.0", ids: ["iPhone14,5"], cpu: "Apple A15 Bionic", dims: "146.7 x 71.5 x 7.65", weight: "174", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS18, "3.00", "1170x2532"],
+  ["243", "iPhone 13 Pro", { first: "15.0", ids: ["iPhone14,2"], cpu: "Apple A15 Bionic", dims: "146.7 x 71.5 x 7.65", weight: "204", display: "Super Retina XDR OLED", size: '6.1"', x: "1170", y: "2532", promotion: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["12MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", lightning: true, features: ["LiDAR"] }, IOS18, "3.00", "1170x2532"],
+  ["244", "iPhone 13 Pro Max", { first: "15.0", ids: ["iPhone14,3"], cpu: "Apple A15 Bionic", dims: "160.8 x 78.1 x 7.65", weight: "240", display: "Super Retina XDR OLED", size: '6.7"', x: "1284", y: "2778", promotion: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["12MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", lightning: true, features: ["LiDAR"] }, IOS18, "3.00", "1284x2778"],
+  ["245", "iPhone 14 Plus", { first: "16.0", ids: ["iPhone14,8"], cpu: "Apple A15 Bionic", dims: "160.8 x 78.1 x 7.80", weight: "203", display: "Super Retina XDR OLED", size: '6.7"', x: "1284", y: "2778", storage: ["128GB", "256GB", "512GB"], cameras: ["12MP", "12MP ultra wide"], front: "12MP", lightning: true }, IOS18, "3.00", "1284x2778"],
+  ["246", "iPhone 14 Pro", { first: "16.0", ids: ["iPhone15,2"], cpu: "Apple A16 Bionic", dims: "147.5 x 71.5 x 7.85", weight: "206", display: "Super Retina XDR OLED", size: '6.1"', x: "1179", y: "2556", promotion: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", lightning: true, features: ["Dynamic Island", "LiDAR"] }, IOS18, "3.00", "1179x2556"],
+  ["247", "iPhone 14 Pro Max", { first: "16.0", ids: ["iPhone15,3"], cpu: "Apple A16 Bionic", dims: "160.7 x 77.6 x 7.85", weight: "240", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", promotion: true, storage: ["128GB", "256GB", "512GB", "1TB"], cameras: ["48MP", "12MP ultra wide", "12MP 3x telephoto"], front: "12MP", lightning: true, features: ["Dynamic Island", "LiDAR"] }, IOS18, "3.00", "1290x2796"],
+  ["248", "iPhone 15 Plus", { first: "17.0", ids: ["iPhone15,5"], cpu: "Apple A16 Bionic", dims: "160.9 x 77.8 x 7.80", weight: "201", display: "Super Retina XDR OLED", size: '6.7"', x: "1290", y: "2796", storage: ["128GB", "256GB", "512GB"], cameras: ["48MP", "12MP ultra wide"], front: "12MP", features: ["Dynamic Island"] }, IOS18, "3.00", "1290x2796"],
+  ["249", "iPhone 17", { first: "26.0", ids: ["iPhone18,3"], cpu: "Apple A19", dims: "149.6 x 71.5 x 7.95", weight: "177", display: "Super Retina XDR OLED", size: '6.3"', x: "1206", y: "2622", promotion: true, action: true, storage: ["256GB", "512GB"], cameras: ["48MP", "48MP ultra wide"], front: "18MP", features: ["Dynamic Island", "Camera Control"] }, "18_6", "3.00", "1206x2622", "26.0"],
+  ["250", "iPhone Air", { first: "26.0", ids: ["iPhone18,4"], cpu: "Apple A19 Pro", dims: "156.2 x 74.7 x 5.64", weight: "165", display: "Super Retina XDR OLED", size: '6.5"', x: "1260", y: "2736", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP"], front: "18MP", features: ["Dynamic Island", "Camera Control"] }, "18_6", "3.00", "1260x2736", "26.0"],
+  ["251", "iPhone 17 Pro", { first: "26.0", ids: ["iPhone18,1"], cpu: "Apple A19 Pro", dims: "150.0 x 71.9 x 8.75", weight: "204", display: "Super Retina XDR OLED", size: '6.3"', x: "1206", y: "2622", promotion: true, action: true, storage: ["256GB", "512GB", "1TB"], cameras: ["48MP", "48MP ultra wide", "48MP 4x telephoto"], front: "18MP", features: ["Dynamic Island", "Camera Control"] }, "18_6", "3.00", "1206x2622", "26.1"],
+  ["252", "iPhone 17 Pro Max", { first: "26.0", ids: ["iPhone18,2"], cpu: "Apple A19 Pro", dims: "163.4 x 78.0 x 8.75", weight: "231", display: "Super Retina XDR OLED", size: '6.9"', x: "1320", y: "2868", promotion: true, action: true, storage: ["256GB", "512GB", "1TB", "2TB"], cameras: ["48MP", "48MP ultra wide", "48MP 4x telephoto"], front: "18MP", features: ["Dynamic Island", "Camera Control"] }, "18_6", "3.00", "1320x2868", "26.1"],
 ];
-for (const [id, model, o, ios, scale, res] of IPHONES) {
-  device(id, iphone(model, o), appleAppUas("iPhone", o.ids[0], ios, scale, res));
+
+for (const [id, model, o, ios, scale, res, real] of IPHONES) {
+  device(id, iphone(model, o), appleAppUas("iPhone", o.ids[0], ios, scale, res, real));
 }
 
 device("220", generic("Apple", "iPad", "Tablet", "iPadOS", {
@@ -292,14 +324,23 @@ device("220", generic("Apple", "iPad", "Tablet", "iPadOS", {
   `Mozilla/5.0 (iPad; CPU OS ${IOS18} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1`,
 ]);
 const IPADS = [
-  ["221", "iPad (10th generation)", { ids: ["iPad13,18", "iPad13,19"], cpu: "Apple A14 Bionic", dims: "248.6 x 179.5 x 7.0", weight: "477", display: "Liquid Retina IPS LCD", size: '10.9"', x: "1640", y: "2360", storage: ["64GB", "256GB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
-  ["222", "iPad Air 11-inch (M2)", { ids: ["iPad14,8", "iPad14,9"], cpu: "Apple M2", dims: "247.6 x 178.5 x 6.1", weight: "462", display: "Liquid Retina IPS LCD", size: '11"', x: "1640", y: "2360", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
-  ["223", "iPad Pro 11-inch (M4)", { ids: ["iPad16,3", "iPad16,4"], cpu: "Apple M4", dims: "249.7 x 177.5 x 5.3", weight: "444", display: "Ultra Retina XDR tandem OLED", size: '11"', x: "1668", y: "2420", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "1668x2420"],
-  ["224", "iPad mini (A17 Pro)", { ids: ["iPad16,1", "iPad16,2"], cpu: "Apple A17 Pro", dims: "195.4 x 134.8 x 6.3", weight: "293", display: "Liquid Retina IPS LCD", size: '8.3"', x: "1488", y: "2266", storage: ["128GB", "256GB", "512GB"], back: "12MP", front: "12MP", touchId: true }, "2.00", "1488x2266"],
+  ["221", "iPad (10th generation)", { first: "16.1", ids: ["iPad13,18", "iPad13,19"], cpu: "Apple A14 Bionic", dims: "248.6 x 179.5 x 7.0", weight: "477", display: "Liquid Retina IPS LCD", size: '10.9"', x: "1640", y: "2360", storage: ["64GB", "256GB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["222", "iPad Air 11-inch (M2)", { first: "17.4", ids: ["iPad14,8", "iPad14,9"], cpu: "Apple M2", dims: "247.6 x 178.5 x 6.1", weight: "462", display: "Liquid Retina IPS LCD", size: '11"', x: "1640", y: "2360", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["223", "iPad Pro 11-inch (M4)", { first: "17.5", ids: ["iPad16,3", "iPad16,4"], cpu: "Apple M4", dims: "249.7 x 177.5 x 5.3", weight: "444", display: "Ultra Retina XDR tandem OLED", size: '11"', x: "1668", y: "2420", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "1668x2420"],
+  ["224", "iPad mini (A17 Pro)", { first: "18.0", ids: ["iPad16,1", "iPad16,2"], cpu: "Apple A17 Pro", dims: "195.4 x 134.8 x 6.3", weight: "293", display: "Liquid Retina IPS LCD", size: '8.3"', x: "1488", y: "2266", storage: ["128GB", "256GB", "512GB"], back: "12MP", front: "12MP", touchId: true }, "2.00", "1488x2266"],
+  ["261", "iPad (9th generation)", { first: "15.0", ids: ["iPad12,1", "iPad12,2"], cpu: "Apple A13 Bionic", dims: "250.6 x 174.1 x 7.5", weight: "487", display: "Retina IPS LCD", size: '10.2"', x: "1620", y: "2160", storage: ["64GB", "256GB"], back: "8MP", front: "12MP ultra wide", touchId: true, lightning: true }, "2.00", "1620x2160"],
+  ["262", "iPad (A16)", { first: "18.4", ids: ["iPad15,7", "iPad15,8"], cpu: "Apple A16", dims: "248.6 x 179.5 x 7.0", weight: "477", display: "Liquid Retina IPS LCD", size: '11"', x: "1640", y: "2360", storage: ["128GB", "256GB", "512GB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["263", "iPad Air (4th generation)", { first: "14.1", ids: ["iPad13,1", "iPad13,2"], cpu: "Apple A14 Bionic", dims: "247.6 x 178.5 x 6.1", weight: "458", display: "Liquid Retina IPS LCD", size: '10.9"', x: "1640", y: "2360", storage: ["64GB", "256GB"], back: "12MP", front: "7MP", touchId: true }, "2.00", "1640x2360"],
+  ["264", "iPad Air (5th generation)", { first: "15.4", ids: ["iPad13,16", "iPad13,17"], cpu: "Apple M1", dims: "247.6 x 178.5 x 6.1", weight: "461", display: "Liquid Retina IPS LCD", size: '10.9"', x: "1640", y: "2360", storage: ["64GB", "256GB"], back: "12MP", front: "12MP ultra wide", touchId: true }, "2.00", "1640x2360"],
+  ["265", "iPad Air 13-inch (M2)", { first: "17.4", ids: ["iPad14,10", "iPad14,11"], cpu: "Apple M2", dims: "280.6 x 214.9 x 6.1", weight: "617", display: "Liquid Retina IPS LCD", size: '13"', x: "2048", y: "2732", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "2048x2732"],
+  ["266", "iPad Pro 11-inch (4th generation)", { first: "16.1", ids: ["iPad14,3", "iPad14,4"], cpu: "Apple M2", dims: "247.6 x 178.5 x 5.9", weight: "466", display: "Liquid Retina IPS LCD", size: '11"', x: "1668", y: "2388", storage: ["128GB", "256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP ultra wide" }, "2.00", "1668x2388"],
+  ["267", "iPad Pro 12.9-inch (6th generation)", { first: "16.1", ids: ["iPad14,5", "iPad14,6"], cpu: "Apple M2", dims: "280.6 x 214.9 x 6.4", weight: "682", display: "Liquid Retina XDR mini-LED", size: '12.9"', x: "2048", y: "2732", storage: ["128GB", "256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP ultra wide" }, "2.00", "2048x2732"],
+  ["268", "iPad Pro 13-inch (M4)", { first: "17.5", ids: ["iPad16,5", "iPad16,6"], cpu: "Apple M4", dims: "281.6 x 215.5 x 5.1", weight: "579", display: "Ultra Retina XDR tandem OLED", size: '13"', x: "2064", y: "2752", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "2064x2752"],
+  ["269", "iPad mini (6th generation)", { first: "15.0", ids: ["iPad14,1", "iPad14,2"], cpu: "Apple A15 Bionic", dims: "195.4 x 134.8 x 6.3", weight: "293", display: "Liquid Retina IPS LCD", size: '8.3"', x: "1488", y: "2266", storage: ["64GB", "256GB"], back: "12MP", front: "12MP ultra wide", touchId: true }, "2.00", "1488x2266"],
 ];
 for (const [id, model, o, scale, res] of IPADS) {
   device(id, ipad(model, o), [
-    ...appleAppUas("iPad", o.ids[0], IOS17, scale, res),
+    ...appleAppUas("iPad", o.ids[0], Number.parseFloat(o.first) >= 18 ? IOS18 : IOS17, scale, res),
     ...appleAppUas("iPad", o.ids[1], IOS18, scale, res).slice(0, 1),
   ]);
 }
@@ -405,11 +446,14 @@ device("705", generic("NVIDIA", "SHIELD TV", "TV", "Android TV", { general_alias
 /** Samsung keys: each model code without its region letter ("SM-S921B" -> "sms921"). */
 const samsungKeys = (codes) => [...new Set(codes.map((c) => deviceKey(c).replace(/[a-z]$/, "")))];
 
+/** Match entries with the longest normalised key first, so that no key hides a longer one. */
+const longestFirst = (entries) => [...entries].sort(([a], [b]) => deviceKey(b).length - deviceKey(a).length);
+
 const USER_AGENT0 = [
   // 100: Apple hardware identifiers carried by in-app browsers. Specific models before generics.
   ["100", [
-    ["iphone", IPHONES.map(([id, , o]) => [o.ids[0], id])],
-    ["ipad", IPADS.flatMap(([id, , o]) => o.ids.map((hw) => [hw, id]))],
+    ["iphone", longestFirst(IPHONES.flatMap(([id, , o]) => o.ids.map((hw) => [hw, id])))],
+    ["ipad", longestFirst(IPADS.flatMap(([id, , o]) => o.ids.map((hw) => [hw, id])))],
   ]],
   // 200: Android models. Longer names first: "Pixel 9 Pro XL" before "Pixel 9 Pro" before "Pixel 9".
   ["200", [
@@ -586,6 +630,10 @@ function sieve(orders, norm, where) {
         const m = norm(match);
         if (m.length < 4) throw new Error(`${where}: match ${JSON.stringify(match)} is shorter than 4 bytes`);
         if (seen.has(m)) throw new Error(`${where}: duplicate match ${m} under ${f}`);
+        // The first match found wins: a key inside a later one would hide it ("pixel9" before "pixel9pro").
+        for (const earlier of seen) {
+          if (m.includes(earlier)) throw new Error(`${where}: ${earlier} under ${f} hides the later ${m}`);
+        }
         seen.add(m);
         return [m, id];
       })];

@@ -1,7 +1,7 @@
 // The sample database: download shapes, normalised keys, and every device detected from its user-agents.
 
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -54,10 +54,16 @@ describe("sample specs file", () => {
     expect(trees._notice.note).toBe(specs._notice.note);
   });
 
-  it("holds 40 to 60 devices with unique ids", () => {
-    expect(specs.devices.length).toBeGreaterThanOrEqual(40);
-    expect(specs.devices.length).toBeLessThanOrEqual(60);
+  it("holds at least 150 devices with unique ids", () => {
+    expect(specs.devices.length).toBeGreaterThanOrEqual(150);
     expect(deviceIds.size).toBe(specs.devices.length);
+  });
+
+  it("stays small enough to ship: at most 1 MB across data/sample/, its authoring source included", () => {
+    const bytes = readdirSync(SAMPLE_DIR)
+      .map((name) => statSync(new URL(name, SAMPLE_DIR)).size)
+      .reduce((a, b) => a + b, 0);
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
   });
 
   it("writes every string and list field of the v3 schema in the download shape", () => {
