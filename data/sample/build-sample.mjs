@@ -29,6 +29,8 @@ const NOTE =
 const DEVICE_DELETED = new Set([" ", "_", "\\", "#", "-", ",", ".", "/", ":", '"', "'"]);
 const deviceKey = (s) =>
   [...s.replace(/[A-Z]/g, (c) => c.toLowerCase())].filter((c) => !DEVICE_DELETED.has(c)).join("");
+/** Match entries with the longest normalised key first, so that no key hides a longer one. */
+const longestFirst = (entries) => [...entries].sort(([a], [b]) => deviceKey(b).length - deviceKey(a).length);
 const extraKey = (s) => s.trim().replace(/ /g, "").replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 // ---------------------------------------------------------------------------------------------
@@ -210,6 +212,8 @@ function androidAppUas(model, androidVersion, build, { mobile = true } = {}) {
 }
 
 const DEVICES = [];
+/** The user-agent list of a device added earlier, to add a format found later. */
+const useragentsOf = (id) => DEVICES.find((d) => d.id === id).userAgents;
 /** Adds a device: its record, its device-tree rule keys (raw text, normalised on output) and UAs. */
 function device(id, fields, userAgents) {
   DEVICES.push({ id, specs: record(fields), userAgents });
@@ -359,10 +363,46 @@ const SAMSUNG = [
   ["309", "Galaxy A55 5G", ["SM-A556B", "SM-A556E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1480"], dims: "161.1 x 77.4 x 8.2", weight: "213", display: "Super AMOLED", size: '6.6"', x: "1080", y: "2340", battery: "5000", storage: ["128GB", "256GB"], slot: true, cameras: ["50MP", "12MP ultra wide", "5MP macro"], front: "32MP", video: "4K@30fps" }],
   ["310", "Galaxy A35 5G", ["SM-A356B", "SM-A356E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1380"], dims: "161.7 x 78.0 x 8.2", weight: "209", display: "Super AMOLED", size: '6.6"', x: "1080", y: "2340", battery: "5000", storage: ["128GB", "256GB"], slot: true, cameras: ["50MP", "8MP ultra wide", "5MP macro"], front: "13MP", video: "4K@30fps" }],
   ["311", "Galaxy A15 5G", ["SM-A156B", "SM-A156U"], "14", "UP1A.231005.007", { cpu: ["MediaTek Dimensity 6100+"], dims: "160.1 x 76.8 x 8.4", weight: "200", display: "Super AMOLED", size: '6.5"', x: "1080", y: "2340", battery: "5000", storage: ["128GB"], slot: true, cameras: ["50MP", "5MP ultra wide", "2MP macro"], front: "13MP", video: "1080p@30fps" }],
-  ["312", "Galaxy Tab S9 Ultra", ["SM-X910", "SM-X916B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "326.4 x 208.6 x 5.5", weight: "732", display: "Dynamic AMOLED 2X", size: '14.6"', x: "1848", y: "2960", battery: "11200", storage: ["256GB", "512GB", "1TB"], slot: true, cameras: ["13MP", "8MP ultra wide"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
-  ["313", "Galaxy Tab S9", ["SM-X710", "SM-X716B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "254.3 x 165.8 x 5.9", weight: "498", display: "Dynamic AMOLED 2X", size: '11"', x: "1600", y: "2560", battery: "8400", storage: ["128GB", "256GB"], slot: true, cameras: ["13MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
-  ["314", "Galaxy Tab S9 FE", ["SM-X510", "SM-X516B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Samsung Exynos 1380"], dims: "254.3 x 165.8 x 6.5", weight: "523", display: "TFT LCD", size: '10.9"', x: "1440", y: "2304", battery: "8000", storage: ["128GB", "256GB"], slot: true, cameras: ["8MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
-  ["315", "Galaxy Tab A9+", ["SM-X210", "SM-X216B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 695"], dims: "257.1 x 168.7 x 6.9", weight: "480", display: "TFT LCD", size: '11"', x: "1200", y: "1920", battery: "7040", storage: ["64GB", "128GB"], slot: true, cameras: ["8MP"], front: "5MP", video: "1080p@30fps" }],
+  ["312", "Galaxy Tab S9 Ultra", ["SM-X910", "SM-X916B", "SM-X918U"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "326.4 x 208.6 x 5.5", weight: "732", display: "Dynamic AMOLED 2X", size: '14.6"', x: "1848", y: "2960", battery: "11200", storage: ["256GB", "512GB", "1TB"], slot: true, cameras: ["13MP", "8MP ultra wide"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["313", "Galaxy Tab S9", ["SM-X710", "SM-X716B", "SM-X718U"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], dims: "254.3 x 165.8 x 5.9", weight: "498", display: "Dynamic AMOLED 2X", size: '11"', x: "1600", y: "2560", battery: "8400", storage: ["128GB", "256GB"], slot: true, cameras: ["13MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["314", "Galaxy Tab S9 FE", ["SM-X510", "SM-X516B", "SM-X518U"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Samsung Exynos 1380"], dims: "254.3 x 165.8 x 6.5", weight: "523", display: "TFT LCD", size: '10.9"', x: "1440", y: "2304", battery: "8000", storage: ["128GB", "256GB"], slot: true, cameras: ["8MP"], front: "12MP", video: "4K@30fps", features: ["S Pen"] }],
+  ["315", "Galaxy Tab A9+", ["SM-X210", "SM-X216B", "SM-X215", "SM-X218U"], "14", "UP1A.231005.007", { tablet: true, cpu: ["Qualcomm Snapdragon 695"], dims: "257.1 x 168.7 x 6.9", weight: "480", display: "TFT LCD", size: '11"', x: "1200", y: "1920", battery: "7040", storage: ["64GB", "128GB"], slot: true, cameras: ["8MP"], front: "5MP", video: "1080p@30fps" }],
+  // Added later: screen, chipset and battery from Samsung's spec sheets (no dimensions).
+  ["317", "Galaxy S25+", ["SM-S936B", "SM-S936U"], "15", "AP3A.240905.015.A2", { cpu: ["Qualcomm Snapdragon 8 Elite for Galaxy"], display: "Dynamic AMOLED 2X", size: '6.7"', x: "1440", y: "3120", battery: "4900", displayOther: ["120Hz"] }],
+  ["318", "Galaxy S25 Edge", ["SM-S937B", "SM-S937U"], "15", "AP3A.240905.015.A2", { cpu: ["Qualcomm Snapdragon 8 Elite for Galaxy"], display: "Dynamic AMOLED 2X", size: '6.7"', x: "1440", y: "3120", battery: "3900", displayOther: ["120Hz"] }],
+  ["319", "Galaxy S24 FE", ["SM-S721B", "SM-S721U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2400e"], display: "Dynamic AMOLED 2X", size: '6.7"', x: "1080", y: "2340", battery: "4700", displayOther: ["120Hz"] }],
+  ["320", "Galaxy S23 Ultra", ["SM-S918B", "SM-S918U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], display: "Dynamic AMOLED 2X", size: '6.8"', x: "1440", y: "3088", battery: "5000", features: ["S Pen"], displayOther: ["120Hz"] }],
+  ["321", "Galaxy S23+", ["SM-S916B", "SM-S916U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], display: "Dynamic AMOLED 2X", size: '6.6"', x: "1080", y: "2340", battery: "4700", displayOther: ["120Hz"] }],
+  ["322", "Galaxy S23 FE", ["SM-S711B", "SM-S711U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2200", "Qualcomm Snapdragon 8 Gen 1"], display: "Dynamic AMOLED 2X", size: '6.4"', x: "1080", y: "2340", battery: "4500", displayOther: ["120Hz"] }],
+  ["323", "Galaxy S22 Ultra", ["SM-S908B", "SM-S908U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2200", "Qualcomm Snapdragon 8 Gen 1"], display: "Dynamic AMOLED 2X", size: '6.8"', x: "1440", y: "3088", battery: "5000", features: ["S Pen"], displayOther: ["120Hz"] }],
+  ["324", "Galaxy S22", ["SM-S901B", "SM-S901U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 2200", "Qualcomm Snapdragon 8 Gen 1"], display: "Dynamic AMOLED 2X", size: '6.1"', x: "1080", y: "2340", battery: "3700", displayOther: ["120Hz"] }],
+  ["325", "Galaxy S21 FE 5G", ["SM-G990B", "SM-G990U"], "13", "TP1A.220624.014", { cpu: ["Samsung Exynos 2100", "Qualcomm Snapdragon 888"], display: "Dynamic AMOLED 2X", size: '6.4"', x: "1080", y: "2340", battery: "4500", displayOther: ["120Hz"] }],
+  ["326", "Galaxy S21 5G", ["SM-G991B", "SM-G991U"], "13", "TP1A.220624.014", { cpu: ["Samsung Exynos 2100", "Qualcomm Snapdragon 888"], display: "Dynamic AMOLED 2X", size: '6.2"', x: "1080", y: "2400", battery: "4000", displayOther: ["120Hz"] }],
+  ["327", "Galaxy A54 5G", ["SM-A546B", "SM-A546E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1380"], display: "Super AMOLED", size: '6.4"', x: "1080", y: "2340", battery: "5000", slot: true }],
+  ["328", "Galaxy A34 5G", ["SM-A346B", "SM-A346E"], "14", "UP1A.231005.007", { cpu: ["MediaTek Dimensity 1080"], display: "Super AMOLED", size: '6.6"', x: "1080", y: "2340", battery: "5000", slot: true }],
+  ["329", "Galaxy A25 5G", ["SM-A256B", "SM-A256E"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1280"], display: "Super AMOLED", size: '6.5"', x: "1080", y: "2340", battery: "5000", slot: true }],
+  ["330", "Galaxy A15", ["SM-A155F", "SM-A155M"], "14", "UP1A.231005.007", { cpu: ["MediaTek Helio G99"], display: "Super AMOLED", size: '6.5"', x: "1080", y: "2340", battery: "5000", slot: true, fourG: true }],
+  ["331", "Galaxy A16 5G", ["SM-A166B", "SM-A166P"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1330"], display: "Super AMOLED", size: '6.7"', x: "1080", y: "2340", battery: "5000", slot: true }],
+  ["332", "Galaxy A56 5G", ["SM-A566B", "SM-A566E"], "15", "AP3A.240905.015.A2", { cpu: ["Samsung Exynos 1580"], display: "Super AMOLED", size: '6.7"', x: "1080", y: "2340", battery: "5000" }],
+  ["333", "Galaxy A36 5G", ["SM-A366B", "SM-A366E"], "15", "AP3A.240905.015.A2", { cpu: ["Qualcomm Snapdragon 6 Gen 3"], display: "Super AMOLED", size: '6.7"', x: "1080", y: "2340", battery: "5000" }],
+  ["334", "Galaxy A14 5G", ["SM-A146B", "SM-A146U"], "13", "TP1A.220624.014", { cpu: ["Samsung Exynos 1330"], display: "PLS LCD", size: '6.6"', x: "1080", y: "2408", battery: "5000", slot: true }],
+  ["335", "Galaxy A14", ["SM-A145F", "SM-A145R"], "13", "TP1A.220624.014", { cpu: ["MediaTek Helio G80"], display: "PLS LCD", size: '6.6"', x: "1080", y: "2408", battery: "5000", slot: true, fourG: true }],
+  ["336", "Galaxy A05s", ["SM-A057F", "SM-A057M"], "13", "TP1A.220624.014", { cpu: ["Qualcomm Snapdragon 680"], display: "PLS LCD", size: '6.7"', x: "1080", y: "2400", battery: "5000", slot: true, fourG: true }],
+  ["337", "Galaxy A53 5G", ["SM-A536B", "SM-A536U"], "14", "UP1A.231005.007", { cpu: ["Samsung Exynos 1280"], display: "Super AMOLED", size: '6.5"', x: "1080", y: "2400", battery: "5000", slot: true }],
+  ["338", "Galaxy A52", ["SM-A525F", "SM-A525M"], "13", "TP1A.220624.014", { cpu: ["Qualcomm Snapdragon 720G"], display: "Super AMOLED", size: '6.5"', x: "1080", y: "2400", battery: "4500", slot: true, fourG: true }],
+  ["339", "Galaxy A13", ["SM-A135F", "SM-A135M"], "13", "TP1A.220624.014", { cpu: ["Samsung Exynos 850"], display: "PLS LCD", size: '6.6"', x: "1080", y: "2408", battery: "5000", slot: true, fourG: true }],
+  ["340", "Galaxy A12", ["SM-A125F", "SM-A125M"], "11", "RP1A.200720.012", { cpu: ["MediaTek Helio P35"], display: "PLS LCD", size: '6.5"', x: "720", y: "1600", battery: "5000", slot: true, fourG: true }],
+  ["341", "Galaxy A51", ["SM-A515F", "SM-A515U"], "12", "SP1A.210812.016", { cpu: ["Samsung Exynos 9611"], display: "Super AMOLED", size: '6.5"', x: "1080", y: "2400", battery: "4000", slot: true, fourG: true }],
+  ["342", "Galaxy Z Fold5", ["SM-F946B", "SM-F946U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], form: "Foldable", display: "Dynamic AMOLED 2X", size: '7.6"', x: "1812", y: "2176", battery: "4400", displayOther: ["Second External 6.2\" 904x2316"] }],
+  ["343", "Galaxy Z Flip5", ["SM-F731B", "SM-F731U"], "14", "UP1A.231005.007", { cpu: ["Qualcomm Snapdragon 8 Gen 2 for Galaxy"], form: "Clamshell", display: "Dynamic AMOLED 2X", size: '6.7"', x: "1080", y: "2640", battery: "3700", displayOther: ["Second External 3.4\" 720x748"] }],
+  ["344", "Galaxy Z Fold7", ["SM-F966B", "SM-F966U"], "16", "BP2A.250605.031.A2", { cpu: ["Qualcomm Snapdragon 8 Elite for Galaxy"], form: "Foldable", display: "Dynamic AMOLED 2X", size: '8.0"', x: "1968", y: "2184", battery: "4400" }],
+  ["345", "Galaxy Z Flip7", ["SM-F766B", "SM-F766U"], "16", "BP2A.250605.031.A2", { cpu: ["Samsung Exynos 2500"], form: "Clamshell", display: "Dynamic AMOLED 2X", size: '6.9"', x: "1080", y: "2520", battery: "4300" }],
+  ["346", "Galaxy Tab S10 Ultra", ["SM-X920", "SM-X926B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["MediaTek Dimensity 9300+"], display: "Dynamic AMOLED 2X", size: '14.6"', x: "1848", y: "2960", battery: "11200", slot: true, features: ["S Pen"] }],
+  ["347", "Galaxy Tab S10+", ["SM-X820", "SM-X826B"], "14", "UP1A.231005.007", { tablet: true, cpu: ["MediaTek Dimensity 9300+"], display: "Dynamic AMOLED 2X", size: '12.4"', x: "1752", y: "2800", battery: "10090", slot: true, features: ["S Pen"] }],
+  ["348", "Galaxy Tab S8", ["SM-X700", "SM-X706B"], "13", "TP1A.220624.014", { tablet: true, cpu: ["Qualcomm Snapdragon 8 Gen 1"], display: "LTPS TFT LCD", size: '11"', x: "1600", y: "2560", battery: "8000", slot: true, features: ["S Pen"] }],
+  ["349", "Galaxy Tab S6 Lite", ["SM-P610", "SM-P615", "SM-P613", "SM-P619", "SM-P620", "SM-P625"], "13", "TP1A.220624.014", { tablet: true, cpu: ["Samsung Exynos 9611", "Qualcomm Snapdragon 720G", "Samsung Exynos 1280"], display: "TFT LCD", size: '10.4"', x: "1200", y: "2000", battery: "7040", slot: true, features: ["S Pen"] }],
+  ["350", "Galaxy Tab A9", ["SM-X110", "SM-X115"], "14", "UP1A.231005.007", { tablet: true, cpu: ["MediaTek Helio G99"], display: "TFT LCD", size: '8.7"', x: "800", y: "1340", battery: "5100", slot: true }],
+  ["351", "Galaxy Tab A8", ["SM-X200", "SM-X205"], "13", "TP1A.220624.014", { tablet: true, cpu: ["Unisoc T618"], display: "TFT LCD", size: '10.5"', x: "1200", y: "1920", battery: "7040", slot: true }],
 ];
 for (const [id, model, codes, ver, build, o] of SAMSUNG) {
   device(id, android("Samsung", model, { ...o, aliases: codes }), [
@@ -385,12 +425,27 @@ const PIXELS = [
   ["405", "Pixel 8a", "14", "AP2A.240805.005", { cpu: ["Google Tensor G3"], dims: "152.1 x 72.7 x 8.9", weight: "188", display: "OLED", size: '6.1"', x: "1080", y: "2400", battery: "4492", storage: ["128GB", "256GB"], cameras: ["64MP", "13MP ultra wide"], front: "13MP", video: "4K@60fps", displayOther: ["120Hz"] }],
   ["406", "Pixel 8", "14", "AP2A.240805.005", { cpu: ["Google Tensor G3"], dims: "150.5 x 70.8 x 8.9", weight: "187", display: "OLED", size: '6.2"', x: "1080", y: "2400", battery: "4575", storage: ["128GB", "256GB"], cameras: ["50MP", "12MP ultra wide"], front: "10.5MP", video: "4K@60fps", displayOther: ["120Hz"] }],
   ["407", "Pixel Tablet", "14", "AP2A.240805.005", { tablet: true, cpu: ["Google Tensor G2"], dims: "258 x 169 x 8.1", weight: "493", display: "LCD", size: '10.95"', x: "1600", y: "2560", battery: "7020", storage: ["128GB", "256GB"], cameras: ["8MP"], front: "8MP", video: "1080p@30fps" }],
+  ["409", "Pixel 10 Pro XL", "16", "BP2A.250605.031.A2", { cpu: ["Google Tensor G5"], display: "LTPO OLED", size: '6.8"', x: "1344", y: "2992", battery: "5200", displayOther: ["120Hz"] }],
+  ["410", "Pixel 10 Pro Fold", "16", "BP2A.250605.031.A2", { cpu: ["Google Tensor G5"], form: "Foldable", display: "LTPO OLED", size: '8.0"', x: "2076", y: "2152", battery: "5015", displayOther: ["120Hz", "Second External 6.4\" 1080x2364"] }],
+  ["411", "Pixel 10 Pro", "16", "BP2A.250605.031.A2", { cpu: ["Google Tensor G5"], display: "LTPO OLED", size: '6.3"', x: "1280", y: "2856", battery: "4870", displayOther: ["120Hz"] }],
+  ["412", "Pixel 10", "16", "BP2A.250605.031.A2", { cpu: ["Google Tensor G5"], display: "OLED", size: '6.3"', x: "1080", y: "2424", battery: "4970", displayOther: ["120Hz"] }],
+  ["413", "Pixel 9 Pro Fold", "15", "AP3A.240905.015.A2", { cpu: ["Google Tensor G4"], form: "Foldable", display: "LTPO OLED", size: '8.0"', x: "2076", y: "2152", battery: "4650", displayOther: ["120Hz", "Second External 6.3\" 1080x2424"] }],
+  ["414", "Pixel 9a", "15", "AP3A.240905.015.A2", { cpu: ["Google Tensor G4"], display: "P-OLED", size: '6.3"', x: "1080", y: "2424", battery: "5100", displayOther: ["120Hz"] }],
+  ["415", "Pixel 7 Pro", "14", "UP1A.231005.007", { cpu: ["Google Tensor G2"], display: "LTPO OLED", size: '6.7"', x: "1440", y: "3120", battery: "5000", displayOther: ["120Hz"] }],
+  ["416", "Pixel 7a", "14", "UP1A.231005.007", { cpu: ["Google Tensor G2"], display: "OLED", size: '6.1"', x: "1080", y: "2400", battery: "4385", displayOther: ["90Hz"] }],
+  ["417", "Pixel 7", "14", "UP1A.231005.007", { cpu: ["Google Tensor G2"], display: "OLED", size: '6.3"', x: "1080", y: "2400", battery: "4355", displayOther: ["90Hz"] }],
+  ["418", "Pixel 6 Pro", "13", "TP1A.220624.014", { cpu: ["Google Tensor"], display: "LTPO OLED", size: '6.7"', x: "1440", y: "3120", battery: "5003", displayOther: ["120Hz"] }],
+  ["419", "Pixel 6a", "13", "TP1A.220624.014", { cpu: ["Google Tensor"], display: "OLED", size: '6.1"', x: "1080", y: "2400", battery: "4410" }],
+  ["420", "Pixel 6", "13", "TP1A.220624.014", { cpu: ["Google Tensor"], display: "OLED", size: '6.4"', x: "1080", y: "2400", battery: "4614", displayOther: ["90Hz"] }],
+  ["421", "Pixel Fold", "14", "UP1A.231005.007", { cpu: ["Google Tensor G2"], form: "Foldable", display: "OLED", size: '7.6"', x: "1840", y: "2208", battery: "4821", displayOther: ["120Hz", "Second External 5.8\" 1080x2092"] }],
 ];
 for (const [id, model, ver, build, o] of PIXELS) {
   device(id, android("Google", model, o), androidAppUas(model, ver, build, { mobile: o.tablet !== true }));
 }
-device("408", generic("Google", "Chromecast with Google TV", "TV", "Android TV", { general_cpu: ["Amlogic S905D3G"], display_x: "1920", display_y: "1080", design_formfactor: "Streaming media player", connectors: ["HDMI", "USB-C"] }), [
+device("408", generic("Google", "Chromecast with Google TV", "TV", "Android TV", { general_aliases: ["Google Chromecast", "Google Chromecast HD"], general_cpu: ["Amlogic S905D3G"], display_x: "1920", display_y: "1080", design_formfactor: "Streaming media player", connectors: ["HDMI", "USB-C"] }), [
   "Mozilla/5.0 (Linux; Android 12; Chromecast Build/STTE.230319.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Safari/537.36",
+  // The HD model (2022) says "Chromecast HD": the same record, the 4K and HD models differ little.
+  "Mozilla/5.0 (Linux; Android 12; Chromecast HD Build/STTE.230319.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Safari/537.36",
 ]);
 
 // --- LG -------------------------------------------------------------------------------------
@@ -403,6 +458,127 @@ device("502", generic("LG", "Smart TV (webOS)", "TV", "webOS", { display_x: "192
   "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/94.0.4606.128 Safari/537.36 WebAppManager",
   "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 WebAppManager",
 ]);
+
+// --- Xiaomi, OPPO, vivo, Motorola, OnePlus ---------------------------------------------------------
+// Build.MODEL is what their user-agents (and Sec-CH-UA-Model) carry: a model code for Xiaomi
+// (Redmi and POCO included), OPPO, vivo and OnePlus, the marketing name for Motorola. Screen,
+// chipset and battery from the makers' spec sheets. Rows: id, model, Build.MODEL values (the
+// first in the user-agents), Android version of the user-agents, options.
+const BUILDS = { 16: "BP2A.250605.031.A2", 15: "AP3A.240905.015.A2", 14: "UP1A.231005.007", 13: "TP1A.220624.014", 12: "SP1A.210812.016", 11: "RP1A.200720.012", 10: "QP1A.190711.020", 9: "PPR1.180610.011" };
+const XIAOMI = [
+  ["801", "Xiaomi 15", ["24129PN74G"], "15", { cpu: ["Qualcomm Snapdragon 8 Elite"], display: "LTPO OLED", size: '6.36"', x: "1200", y: "2670", battery: "5240" }],
+  ["802", "Xiaomi 14 Ultra", ["24030PN60G"], "14", { cpu: ["Qualcomm Snapdragon 8 Gen 3"], display: "LTPO AMOLED", size: '6.73"', x: "1440", y: "3200", battery: "5000" }],
+  ["803", "Xiaomi 14", ["23127PN0CG"], "14", { cpu: ["Qualcomm Snapdragon 8 Gen 3"], display: "LTPO OLED", size: '6.36"', x: "1200", y: "2670", battery: "4610" }],
+  ["804", "Xiaomi 14T Pro", ["2407FPN8EG"], "14", { cpu: ["MediaTek Dimensity 9300+"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["805", "Xiaomi 14T", ["2406APNFAG"], "14", { cpu: ["MediaTek Dimensity 8300-Ultra"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["806", "Xiaomi 13T Pro", ["23078PND5G"], "13", { cpu: ["MediaTek Dimensity 9200+"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["807", "Xiaomi 13T", ["2306EPN60G"], "13", { cpu: ["MediaTek Dimensity 8200-Ultra"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["808", "Xiaomi 13 Pro", ["2210132G"], "13", { cpu: ["Qualcomm Snapdragon 8 Gen 2"], display: "LTPO AMOLED", size: '6.73"', x: "1440", y: "3200", battery: "4820" }],
+  ["809", "Xiaomi 13", ["2211133G"], "13", { cpu: ["Qualcomm Snapdragon 8 Gen 2"], display: "OLED", size: '6.36"', x: "1080", y: "2400", battery: "4500" }],
+  ["810", "Xiaomi 12", ["2201123G"], "12", { cpu: ["Qualcomm Snapdragon 8 Gen 1"], display: "AMOLED", size: '6.28"', x: "1080", y: "2400", battery: "4500" }],
+  ["811", "Redmi Note 13 Pro+ 5G", ["23090RA98G"], "13", { cpu: ["MediaTek Dimensity 7200-Ultra"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["812", "Redmi Note 13 Pro 5G", ["2312DRA50G"], "13", { cpu: ["Qualcomm Snapdragon 7s Gen 2"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5100" }],
+  ["813", "Redmi Note 13 5G", ["2312DRAABG"], "13", { cpu: ["MediaTek Dimensity 6080"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000" }],
+  ["814", "Redmi Note 13", ["23129RAA4G"], "13", { cpu: ["Qualcomm Snapdragon 685"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["815", "Redmi Note 12 Pro 5G", ["22101316G"], "12", { cpu: ["MediaTek Dimensity 1080"], display: "OLED", size: '6.67"', x: "1080", y: "2400", battery: "5000" }],
+  ["816", "Redmi Note 12", ["23021RAAEG"], "13", { cpu: ["Qualcomm Snapdragon 685"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["817", "Redmi Note 11", ["2201117TG"], "11", { cpu: ["Qualcomm Snapdragon 680"], display: "AMOLED", size: '6.43"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["818", "Redmi Note 10 Pro", ["M2101K6G"], "11", { cpu: ["Qualcomm Snapdragon 732G"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5020", fourG: true }],
+  ["819", "Redmi Note 8 Pro", ["M1906G7G"], "9", { cpu: ["MediaTek Helio G90T"], display: "IPS LCD", size: '6.53"', x: "1080", y: "2340", battery: "4500", fourG: true }],
+  ["820", "Redmi 13C", ["23100RN82L"], "13", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.74"', x: "720", y: "1600", battery: "5000", fourG: true, slot: true }],
+  ["821", "Redmi 12C", ["22120RN86G"], "12", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.71"', x: "720", y: "1650", battery: "5000", fourG: true, slot: true }],
+  ["822", "Redmi 12", ["23053RN02Y"], "13", { cpu: ["MediaTek Helio G88"], display: "IPS LCD", size: '6.79"', x: "1080", y: "2460", battery: "5000", fourG: true, slot: true }],
+  ["823", "Redmi 9A", ["M2006C3LG"], "10", { cpu: ["MediaTek Helio G25"], display: "IPS LCD", size: '6.53"', x: "720", y: "1600", battery: "5000", fourG: true, slot: true }],
+  ["824", "Redmi 9C", ["M2006C3MG"], "10", { cpu: ["MediaTek Helio G35"], display: "IPS LCD", size: '6.53"', x: "720", y: "1600", battery: "5000", fourG: true, slot: true }],
+  ["825", "POCO F6", ["24069PC21G"], "14", { cpu: ["Qualcomm Snapdragon 8s Gen 3"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["826", "POCO F5", ["23049PCD8G"], "13", { cpu: ["Qualcomm Snapdragon 7+ Gen 2"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000" }],
+  ["827", "POCO X6 Pro 5G", ["2311DRK48G"], "14", { cpu: ["MediaTek Dimensity 8300-Ultra"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5000" }],
+  ["828", "POCO X6 5G", ["23122PCD1G"], "13", { cpu: ["Qualcomm Snapdragon 7s Gen 2"], display: "AMOLED", size: '6.67"', x: "1220", y: "2712", battery: "5100" }],
+  ["829", "POCO X5 Pro 5G", ["22101320G"], "12", { cpu: ["Qualcomm Snapdragon 778G"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000" }],
+  ["830", "POCO M6 Pro", ["2312FPCA6G"], "13", { cpu: ["MediaTek Helio G99-Ultra"], display: "AMOLED", size: '6.67"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["831", "POCO X3 Pro", ["M2102J20SG"], "11", { cpu: ["Qualcomm Snapdragon 860"], display: "IPS LCD", size: '6.67"', x: "1080", y: "2400", battery: "5160", fourG: true }],
+  ["832", "POCO X3 NFC", ["M2007J20CG"], "10", { cpu: ["Qualcomm Snapdragon 732G"], display: "IPS LCD", size: '6.67"', x: "1080", y: "2400", battery: "5160", fourG: true }],
+  ["833", "Redmi Pad SE", ["23073RPBFG"], "13", { tablet: true, cpu: ["Qualcomm Snapdragon 680"], display: "IPS LCD", size: '11"', x: "1200", y: "1920", battery: "8000" }],
+  ["834", "Xiaomi Pad 6", ["23043RP34G"], "13", { tablet: true, cpu: ["Qualcomm Snapdragon 870"], display: "IPS LCD", size: '11"', x: "1800", y: "2880", battery: "8840" }],
+];
+const OPPO = [
+  ["841", "A78 5G", ["CPH2483", "CPH2495"], "13", { cpu: ["MediaTek Dimensity 700"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000" }],
+  ["842", "A79 5G", ["CPH2553"], "13", { cpu: ["MediaTek Dimensity 6020"], display: "IPS LCD", size: '6.72"', x: "1080", y: "2400", battery: "5000" }],
+  ["843", "A58", ["CPH2577"], "13", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.72"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["844", "A57", ["CPH2387"], "12", { cpu: ["MediaTek Helio G35"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["845", "A38", ["CPH2579"], "13", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["846", "A18", ["CPH2591"], "14", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5100", fourG: true }],
+  ["847", "A17", ["CPH2477"], "12", { cpu: ["MediaTek Helio G35"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["848", "Reno12 5G", ["CPH2625"], "14", { cpu: ["MediaTek Dimensity 7300-Energy"], display: "AMOLED", size: '6.7"', x: "1080", y: "2412", battery: "5000" }],
+  ["849", "Reno11 F 5G", ["CPH2603"], "14", { cpu: ["MediaTek Dimensity 7050"], display: "AMOLED", size: '6.7"', x: "1080", y: "2412", battery: "5000" }],
+  ["850", "Reno10 5G", ["CPH2531"], "13", { cpu: ["MediaTek Dimensity 7050"], display: "AMOLED", size: '6.7"', x: "1080", y: "2412", battery: "5000" }],
+  ["851", "Reno8 T", ["CPH2481"], "13", { cpu: ["MediaTek Helio G99"], display: "AMOLED", size: '6.43"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+];
+const VIVO = [
+  ["861", "V30", ["V2318"], "14", { cpu: ["Qualcomm Snapdragon 7 Gen 3"], display: "AMOLED", size: '6.78"', x: "1260", y: "2800", battery: "5000" }],
+  ["862", "V29", ["V2250"], "13", { cpu: ["Qualcomm Snapdragon 778G"], display: "AMOLED", size: '6.78"', x: "1260", y: "2800", battery: "4600" }],
+  ["863", "Y36", ["V2247"], "13", { cpu: ["Qualcomm Snapdragon 680"], display: "IPS LCD", size: '6.64"', x: "1080", y: "2388", battery: "5000", fourG: true }],
+  ["864", "Y17s", ["V2310"], "13", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["865", "Y22s", ["V2206"], "12", { cpu: ["Qualcomm Snapdragon 680"], display: "IPS LCD", size: '6.55"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["866", "Y21", ["V2111"], "11", { cpu: ["MediaTek Helio P35"], display: "IPS LCD", size: '6.51"', x: "720", y: "1600", battery: "5000", fourG: true }],
+  ["867", "Y16", ["V2204"], "12", { cpu: ["MediaTek Helio P35"], display: "IPS LCD", size: '6.51"', x: "720", y: "1600", battery: "5000", fourG: true }],
+  ["868", "Y12s", ["V2026"], "10", { cpu: ["MediaTek Helio P35"], display: "IPS LCD", size: '6.51"', x: "720", y: "1600", battery: "5000", fourG: true }],
+];
+const MOTOROLA = [
+  ["871", "moto g54 5G", ["moto g54 5G"], "13", { cpu: ["MediaTek Dimensity 7020"], display: "IPS LCD", size: '6.5"', x: "1080", y: "2400", battery: "5000" }],
+  ["872", "moto g84 5G", ["moto g84 5G"], "13", { cpu: ["Qualcomm Snapdragon 695"], display: "P-OLED", size: '6.55"', x: "1080", y: "2400", battery: "5000" }],
+  ["873", "moto g34 5G", ["moto g34 5G"], "14", { cpu: ["Qualcomm Snapdragon 695"], display: "IPS LCD", size: '6.5"', x: "720", y: "1600", battery: "5000" }],
+  ["874", "moto g24", ["moto g24"], "14", { cpu: ["MediaTek Helio G85"], display: "IPS LCD", size: '6.56"', x: "720", y: "1612", battery: "5000", fourG: true }],
+  ["875", "moto g52", ["moto g52"], "12", { cpu: ["Qualcomm Snapdragon 680"], display: "P-OLED", size: '6.6"', x: "1080", y: "2400", battery: "5000", fourG: true }],
+  ["876", "moto g(60)", ["moto g(60)"], "11", { cpu: ["Qualcomm Snapdragon 732G"], display: "IPS LCD", size: '6.8"', x: "1080", y: "2460", battery: "6000", fourG: true }],
+  ["877", "moto g(30)", ["moto g(30)"], "11", { cpu: ["Qualcomm Snapdragon 662"], display: "IPS LCD", size: '6.5"', x: "720", y: "1600", battery: "5000", fourG: true }],
+  ["878", "moto e13", ["moto e13"], "13", { cpu: ["Unisoc T606"], display: "IPS LCD", size: '6.5"', x: "720", y: "1600", battery: "5000", fourG: true }],
+  ["879", "edge 50 pro", ["motorola edge 50 pro"], "14", { cpu: ["Qualcomm Snapdragon 7 Gen 3"], display: "P-OLED", size: '6.7"', x: "1220", y: "2712", battery: "4500" }],
+  ["880", "edge 50 fusion", ["motorola edge 50 fusion"], "14", { cpu: ["Qualcomm Snapdragon 7s Gen 2"], display: "P-OLED", size: '6.7"', x: "1080", y: "2400", battery: "5000" }],
+  ["881", "edge 40", ["motorola edge 40"], "13", { cpu: ["MediaTek Dimensity 8020"], display: "P-OLED", size: '6.55"', x: "1080", y: "2400", battery: "4400" }],
+  ["882", "razr 40 ultra", ["motorola razr 40 ultra"], "13", { cpu: ["Qualcomm Snapdragon 8+ Gen 1"], form: "Clamshell", display: "P-OLED", size: '6.9"', x: "1080", y: "2640", battery: "3800", displayOther: ["Second External 3.6\" 1056x1066"] }],
+];
+const ONEPLUS = [
+  ["891", "12", ["CPH2581", "CPH2573"], "14", { cpu: ["Qualcomm Snapdragon 8 Gen 3"], display: "LTPO AMOLED", size: '6.82"', x: "1440", y: "3168", battery: "5400" }],
+  ["892", "12R", ["CPH2609"], "14", { cpu: ["Qualcomm Snapdragon 8 Gen 2"], display: "LTPO AMOLED", size: '6.78"', x: "1264", y: "2780", battery: "5500" }],
+  ["893", "11 5G", ["CPH2449", "CPH2447"], "13", { cpu: ["Qualcomm Snapdragon 8 Gen 2"], display: "LTPO AMOLED", size: '6.7"', x: "1440", y: "3216", battery: "5000" }],
+  ["894", "10 Pro 5G", ["NE2213", "NE2211", "NE2215"], "12", { cpu: ["Qualcomm Snapdragon 8 Gen 1"], display: "LTPO AMOLED", size: '6.7"', x: "1440", y: "3216", battery: "5000" }],
+  ["895", "9 Pro", ["LE2123", "LE2121", "LE2125"], "11", { cpu: ["Qualcomm Snapdragon 888"], display: "LTPO AMOLED", size: '6.7"', x: "1440", y: "3216", battery: "4500" }],
+  ["896", "9", ["LE2113", "LE2111", "LE2115"], "11", { cpu: ["Qualcomm Snapdragon 888"], display: "AMOLED", size: '6.55"', x: "1080", y: "2400", battery: "4500" }],
+  ["897", "8T", ["KB2003", "KB2001", "KB2005"], "11", { cpu: ["Qualcomm Snapdragon 865"], display: "AMOLED", size: '6.55"', x: "1080", y: "2400", battery: "4500" }],
+  ["898", "8 Pro", ["IN2023", "IN2021", "IN2025"], "10", { cpu: ["Qualcomm Snapdragon 865"], display: "AMOLED", size: '6.78"', x: "1440", y: "3168", battery: "4510" }],
+  ["899", "7T", ["HD1903", "HD1901", "HD1905"], "10", { cpu: ["Qualcomm Snapdragon 855+"], display: "AMOLED", size: '6.55"', x: "1080", y: "2400", battery: "3800", fourG: true }],
+  ["890", "Nord CE 3 Lite 5G", ["CPH2467", "CPH2465"], "13", { cpu: ["Qualcomm Snapdragon 695"], display: "IPS LCD", size: '6.72"', x: "1080", y: "2400", battery: "5000" }],
+  ["889", "Nord 3 5G", ["CPH2493", "CPH2491"], "13", { cpu: ["MediaTek Dimensity 9000"], display: "AMOLED", size: '6.74"', x: "1240", y: "2772", battery: "5000" }],
+  ["888", "Nord CE4", ["CPH2613"], "14", { cpu: ["Qualcomm Snapdragon 7 Gen 3"], display: "AMOLED", size: '6.7"', x: "1080", y: "2412", battery: "5500" }],
+  ["887", "Nord 2 5G", ["DN2103", "DN2101"], "11", { cpu: ["MediaTek Dimensity 1200-AI"], display: "AMOLED", size: '6.43"', x: "1080", y: "2400", battery: "4500" }],
+  ["886", "Nord CE 5G", ["EB2103", "EB2101"], "11", { cpu: ["Qualcomm Snapdragon 750G"], display: "AMOLED", size: '6.43"', x: "1080", y: "2400", battery: "4500" }],
+  ["885", "Nord N10 5G", ["BE2029", "BE2026"], "10", { cpu: ["Qualcomm Snapdragon 690"], display: "IPS LCD", size: '6.49"', x: "1080", y: "2400", battery: "4300" }],
+  ["884", "Nord N100", ["BE2013", "BE2015"], "10", { cpu: ["Qualcomm Snapdragon 460"], display: "IPS LCD", size: '6.52"', x: "720", y: "1600", battery: "5000", fourG: true }],
+];
+/**
+ * Adds a maker's rows and returns their device-tree keys. `anchored`: the key starts with the ";"
+ * before Build.MODEL, for short codes ("V2250", "LE2123") that could occur inside other text.
+ */
+function makerDevices(vendor, rows, { anchored = false } = {}) {
+  const keys = [];
+  for (const [id, model, codes, ver, o] of rows) {
+    const mobile = o.tablet !== true;
+    device(id, android(vendor, model, { ...o, aliases: codes }), [
+      ...androidAppUas(codes[0], ver, BUILDS[ver], { mobile }),
+      ...codes.slice(1, 2).map((code) => androidAppUas(code, ver, BUILDS[ver], { mobile })[0]),
+    ]);
+    for (const code of codes) keys.push([anchored ? `;${code}` : code, id]);
+  }
+  return keys;
+}
+const MAKER_KEYS = [
+  ...makerDevices("Xiaomi", XIAOMI),
+  ...makerDevices("OPPO", OPPO),
+  ...makerDevices("vivo", VIVO, { anchored: true }),
+  ...makerDevices("Motorola", MOTOROLA),
+  ...makerDevices("OnePlus", ONEPLUS, { anchored: true }),
+];
 
 // --- Amazon -----------------------------------------------------------------------------------
 const FIRES = [
@@ -420,6 +596,41 @@ device("604", generic("Amazon", "Fire TV Stick 4K", "TV", "Fire OS", { general_a
   "Mozilla/5.0 (Linux; Android 7.1.2; AFTMM Build/NS6297; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.153 Mobile Safari/537.36",
 ]);
 
+// Fire TV devices: model codes from Amazon's developer documentation ("Fire TV device specifications").
+const FIRE_TVS = [
+  ["605", "Fire TV Stick 4K Max", "AFTKA", "9", { general_cpu: ["MediaTek MT8695D"], display_x: "3840", display_y: "2160" }],
+  ["606", "Fire TV Stick 4K (2nd generation)", "AFTKM", "11", { general_cpu: ["MediaTek MT8696T"], display_x: "3840", display_y: "2160" }],
+  ["607", "Fire TV Stick (3rd generation)", "AFTSSS", "9", { general_cpu: ["MediaTek MT8695D"], display_x: "1920", display_y: "1080" }],
+  ["608", "Fire TV Stick Lite", "AFTSS", "9", { general_cpu: ["MediaTek MT8695D"], display_x: "1920", display_y: "1080" }],
+  ["609", "Fire TV Cube (3rd generation)", "AFTGAZL", "11", { general_cpu: ["Amlogic POP1-G"], display_x: "3840", display_y: "2160" }],
+];
+for (const [id, model, code, ver, o] of FIRE_TVS) {
+  device(id, generic("Amazon", model, "TV", "Fire OS", { general_aliases: [`Amazon ${code}`], design_formfactor: "Streaming media player", connectors: ["HDMI"], ...o }), [
+    `Mozilla/5.0 (Linux; Android ${ver}; ${code} Build/PS7633.3445N; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.153 Mobile Safari/537.36`,
+    `Mozilla/5.0 (Linux; Android ${ver}; ${code}) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.4.1 like Chrome/126.0.6478.153 Safari/537.36`,
+  ]);
+}
+/** Fire TV model codes, for the device trees (the Fire TV Stick 4K, 604, is older than the list). */
+const FIRE_TV_KEYS = longestFirst([["AFTMM", "604"], ...FIRE_TVS.map(([id, , code]) => [code, id])]);
+// Apps on Fire TV also send a short "Amazon;<model code>;<device id>;;..." user-agent.
+useragentsOf("604").push("Amazon;AFTMM;0a1b2c3d4e5f60718293a4b5c6d7e8f9;;tpapi;3.202.356");
+
+// --- TV boxes and TVs ---------------------------------------------------------------------------
+// Cast devices without Android (Chromecast 3rd generation, Nest Hub ...) carry "CrKey/".
+device("423", generic("Google", "Chromecast", "TV", "Cast OS", { general_aliases: ["Google Cast device"], design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI"] }), [
+  "Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.225 Safari/537.36 CrKey/1.56.500000",
+]);
+device("710", generic("Sony", "BRAVIA (Google TV)", "TV", "Android TV", { general_aliases: ["Sony BRAVIA Android TV"], design_formfactor: "TV", display_x: "3840", display_y: "2160" }), [
+  "Mozilla/5.0 (Linux; Android 12; BRAVIA 4K VH2 Build/STT2.230904.001.S21; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Safari/537.36",
+  "Mozilla/5.0 (Linux; Android 10; BRAVIA 4K GB ATV3 Build/QTG3.200305.006.S292) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.134 Safari/537.36",
+]);
+device("835", generic("Xiaomi", "Mi Box S", "TV", "Android TV", { general_aliases: ["Xiaomi MIBOX4"], general_cpu: ["Amlogic S905X"], design_formfactor: "Streaming media player", display_x: "3840", display_y: "2160", connectors: ["HDMI", "USB-A"] }), [
+  "Mozilla/5.0 (Linux; Android 9; MIBOX4 Build/PI; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36",
+]);
+device("836", generic("Xiaomi", "Mi Box 3", "TV", "Android TV", { general_aliases: ["Xiaomi MIBOX3"], general_cpu: ["Amlogic S905X"], design_formfactor: "Streaming media player", display_x: "3840", display_y: "2160", connectors: ["HDMI", "USB-A"] }), [
+  "Mozilla/5.0 (Linux; Android 9; MIBOX3 Build/PI; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/119.0.6045.193 Mobile Safari/537.36",
+]);
+
 // --- Consoles and set-top boxes -----------------------------------------------------------------
 device("701", generic("Sony", "PlayStation 5", "Console", "PlayStation 5 system software", { general_cpu: ["AMD Zen 2 8-core 3.5GHz"], design_formfactor: "Console", connectors: ["HDMI 2.1", "USB-C", "USB-A", "Ethernet"], network: ["Wi-Fi 6", "Bluetooth 5.1"] }), [
   "Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15",
@@ -432,22 +643,39 @@ device("702", generic("Microsoft", "Xbox Series X", "Console", "Xbox system soft
 device("703", generic("Microsoft", "Xbox One", "Console", "Xbox system software", { general_cpu: ["AMD Jaguar 8-core"], design_formfactor: "Console", connectors: ["HDMI", "USB-A", "Ethernet"] }), [
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19041",
 ]);
-device("704", generic("Nintendo", "Switch", "Console", "Nintendo Switch system software", { general_cpu: ["NVIDIA Tegra X1"], design_formfactor: "Hybrid console", display_type: "LCD", display_x: "1280", display_y: "720", display_other: ["Capacitive", "Multitouch"], connectors: ["USB-C"] }), [
+device("704", generic("Nintendo", "Switch", "Console", "Nintendo Switch system software", { general_aliases: ["Nintendo Switch", "Nintendo Switch OLED", "Nintendo Switch Lite"], general_cpu: ["NVIDIA Tegra X1"], design_formfactor: "Hybrid console", display_type: "LCD", display_x: "1280", display_y: "720", display_other: ["Capacitive", "Multitouch"], connectors: ["USB-C"] }), [
   "Mozilla/5.0 (Nintendo Switch; WifiWebAuthApplet) AppleWebKit/601.6 (KHTML, like Gecko) NF/4.0.0.5.10 NintendoBrowser/5.1.0.13343",
   "Mozilla/5.0 (Nintendo Switch; ShareApplet) AppleWebKit/601.6 (KHTML, like Gecko) NF/4.0.0.5.9 NintendoBrowser/5.1.0.13341",
+  // The Switch family is one record: the Lite names itself after the applet.
+  "Mozilla/5.0 (Nintendo Switch; LoginApplet; Nintendo Switch Lite) AppleWebKit/606.4 (KHTML, like Gecko) NF/6.0.1.16.11 NintendoBrowser/5.1.0.22023",
 ]);
 device("705", generic("NVIDIA", "SHIELD TV", "TV", "Android TV", { general_aliases: ["NVIDIA SHIELD Android TV"], general_cpu: ["NVIDIA Tegra X1+"], design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI", "Ethernet"] }), [
   "Mozilla/5.0 (Linux; Android 11; SHIELD Android TV Build/RQ1A.210105.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36",
 ]);
+device("706", generic("Sony", "PlayStation 4", "Console", "PlayStation 4 system software", { general_cpu: ["AMD Jaguar 8-core"], design_formfactor: "Console", connectors: ["HDMI", "USB-A", "Ethernet"] }), [
+  "Mozilla/5.0 (PlayStation 4 11.00) AppleWebKit/601.2 (KHTML, like Gecko)",
+  "Mozilla/5.0 (PlayStation 4 9.00) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+]);
+device("707", generic("Sony", "PlayStation Vita", "Console", "PlayStation Vita system software", { design_formfactor: "Handheld console", display_type: "OLED", display_size: '5"', display_x: "960", display_y: "544", display_other: ["Capacitive", "Multitouch"] }), [
+  "Mozilla/5.0 (PlayStation Vita 3.74) AppleWebKit/537.73 (KHTML, like Gecko) Silk/3.2",
+]);
+device("709", generic("Nintendo", "3DS", "Console", "Nintendo 3DS system software", { design_formfactor: "Handheld console", display_type: "LCD", display_x: "800", display_y: "240", display_other: ["Resistive (lower screen)"] }), [
+  "Mozilla/5.0 (Nintendo 3DS; U; ; en) Version/1.7630.EU",
+  "Mozilla/5.0 (New Nintendo 3DS like iPhone) AppleWebKit/536.30 (KHTML, like Gecko) NX/3.0.0.5.15 Mobile NintendoBrowser/1.3.10126.EU",
+]);
+device("711", generic("Nintendo", "Wii U", "Console", "Wii U system software", { design_formfactor: "Console", connectors: ["HDMI", "USB-A"] }), [
+  "Mozilla/5.0 (Nintendo WiiU) AppleWebKit/536.30 (KHTML, like Gecko) NX/3.0.4.2.12 NintendoBrowser/4.3.1.11264.US",
+]);
+device("712", generic("Valve", "Steam Deck", "Console", "SteamOS", { general_cpu: ["AMD Zen 2 4-core APU"], design_formfactor: "Handheld console", display_size: '7"', display_x: "1280", display_y: "800", display_other: ["Capacitive", "Multitouch"], connectors: ["USB-C"] }), [
+  "Mozilla/5.0 (X11; Linux x86_64; Valve Steam Client/Steam Deck/default/1731454530) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.183 Safari/537.36",
+]);
+
 
 // ---------------------------------------------------------------------------------------------
 // Device trees. Each rule: [filter, [[match, id], ...]]; keys are written raw and normalised here.
 
 /** Samsung keys: each model code without its region letter ("SM-S921B" -> "sms921"). */
 const samsungKeys = (codes) => [...new Set(codes.map((c) => deviceKey(c).replace(/[a-z]$/, "")))];
-
-/** Match entries with the longest normalised key first, so that no key hides a longer one. */
-const longestFirst = (entries) => [...entries].sort(([a], [b]) => deviceKey(b).length - deviceKey(a).length);
 
 const USER_AGENT0 = [
   // 100: Apple hardware identifiers carried by in-app browsers. Specific models before generics.
@@ -459,19 +687,26 @@ const USER_AGENT0 = [
   ["200", [
     ["android", [
       ...SAMSUNG.flatMap(([id, , codes]) => samsungKeys(codes).map((key) => [key, id])),
-      ...PIXELS.map(([id, model]) => [model, id]),
+      ...longestFirst(PIXELS.map(([id, model]) => [model, id])),
       ["Nexus 5X", "501"],
+      ...longestFirst(MAKER_KEYS),
       ...FIRES.map(([id, , code]) => [code, id]),
-      ["AFTMM", "604"],
+      ...FIRE_TV_KEYS,
       ["Chromecast", "408"],
       ["SHIELD Android TV", "705"],
+      ["BRAVIA", "710"],
+      ["MIBOX4", "835"],
+      ["MIBOX3", "836"],
     ]],
   ]],
   // 300: consoles and TVs that say what they are.
   ["300", [
-    ["PlayStation", [["PlayStation 5", "701"]]],
+    ["PlayStation", [["PlayStation 5", "701"], ["PlayStation 4", "706"], ["PlayStation Vita", "707"]]],
     ["Xbox", [["Xbox Series X", "702"], ["Xbox One", "703"]]],
-    ["Nintendo", [["Nintendo Switch", "704"]]],
+    ["Nintendo", [["Nintendo Switch", "704"], ["Nintendo 3DS", "709"], ["Nintendo WiiU", "711"]]],
+    ["Valve Steam", [["Steam Deck", "712"]]],
+    ["CrKey/", [["CrKey", "423"]]],
+    ["Amazon;AFT", FIRE_TV_KEYS],
     ["Tizen", [["SMART-TV", "316"]]],
     ["Web0S", [["SmartTV", "502"]]],
   ]],
