@@ -18,7 +18,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const GENERATED = "2026-11-21 00:00:00";
 const SOURCE = "https://www.npmjs.com/package/express-handset-detection (data/sample/build-sample.mjs)";
 const NOTE =
-  "SAMPLE data, not the Handset Detection device database: about 60 well-known devices and generic " +
+  "SAMPLE data, not the Handset Detection device database: about 230 well-known devices and generic " +
   "fallbacks, hand-authored from public spec sheets for demos and tests. It detects far fewer devices " +
   "than the real database. For the real database you need a Handset Detection licence that allows " +
   "downloads (Ultimate Detection); then run `hd3 sync` (or DataStore.sync()) to download it.";
@@ -770,6 +770,18 @@ const P = {
   webos6: platform("948", "webOS", "6"),
   webos: platform("949", "webOS"),
 };
+// iOS and iPadOS majors beyond those above. From iOS 26 on, Safari freezes the OS token at 18_x;
+// "26" is read where a user-agent carries it (desktop-mode user-agents rebuilt from Safari's version).
+const APPLE_OS = [
+  ["26", platform("2001", "iOS", "26"), platform("2011", "iPadOS", "26")],
+  ["18", P.ios18, P.ipados18],
+  ["17", P.ios17, P.ipados17],
+  ["16", P.ios16, P.ipados16],
+  ["15", platform("2002", "iOS", "15"), platform("2012", "iPadOS", "15")],
+  ["14", platform("2003", "iOS", "14"), platform("2013", "iPadOS", "14")],
+  ["13", platform("2004", "iOS", "13"), platform("2014", "iPadOS", "13")],
+  ["12", platform("2005", "iOS", "12")],
+];
 const ANDROID_MAJORS = ["16", "15", "14", "13", "12", "11", "10", "9", "8", "7", "6", "5"];
 const ANDROID_IDS = Object.fromEntries(
   ANDROID_MAJORS.map((v, i) => [v, platform(String(911 + i), "Android", v)]),
@@ -794,6 +806,32 @@ const B = {
   safari: browser("966", "Safari"),
 };
 
+// Browser versions: one record per major version, as the vendor's data has them. Each version's
+// key ends with the "." after the major, and starts with the browser's token and "/", so that
+// "chrome/99." cannot catch "chrome/199.". Beyond these ranges the version-less record answers.
+let nextBrowserId = 3001;
+/** Browser records for majors `from`..`to`, newest first: major → extra id. */
+function browserVersions(name, from, to, known = {}) {
+  const ids = new Map();
+  for (let major = to; major >= from; major--) {
+    ids.set(major, known[major] ?? browser(String(nextBrowserId++), name, String(major)));
+  }
+  return ids;
+}
+const VERSIONS = {
+  chrome: browserVersions("Chrome", 70, 150),
+  edge: browserVersions("Edge", 79, 150),
+  firefox: browserVersions("Firefox", 60, 150),
+  samsung: browserVersions("Samsung Internet", 10, 29),
+  opera: browserVersions("Opera", 60, 125),
+  safari: browserVersions("Safari", 9, 26, { 18: B.safari18, 17: B.safari17, 16: B.safari16 }),
+};
+/** The matches of a browser token ("chrome/"): each major, then the token alone. */
+const versioned = (token, versions, fallback) => [
+  ...[...versions].map(([major, id]) => [`${token}${major}.`, id]),
+  [token, fallback],
+];
+
 const USER_AGENT_PLATFORM = [
   // 100: platforms that also carry another platform's token (Xbox says "Windows NT", TVs say Linux).
   ["100", [
@@ -805,8 +843,8 @@ const USER_AGENT_PLATFORM = [
     ["silk/", [["android11;", P.fireos8], ["android9;", P.fireos7]]],
   ]],
   ["200", [
-    ["cpuiphoneos", [["cpuiphoneos18_", P.ios18], ["cpuiphoneos17_", P.ios17], ["cpuiphoneos16_", P.ios16], ["cpuiphoneos", P.ios]]],
-    ["(ipad;cpuos", [["cpuos18_", P.ipados18], ["cpuos17_", P.ipados17], ["cpuos16_", P.ipados16], ["cpuos", P.ipados]]],
+    ["cpuiphoneos", [...APPLE_OS.map(([v, ios]) => [`cpuiphoneos${v}_`, ios]), ["cpuiphoneos", P.ios]]],
+    ["(ipad;cpuos", [...APPLE_OS.filter(([, , ipad]) => ipad).map(([v, , ipad]) => [`cpuos${v}_`, ipad]), ["cpuos", P.ipados]]],
     // Reduced Chrome user-agents freeze "Android 10; K": the real version is unknown. Each major
     // key ends with the ";" or "." that follows the number, so "android6." cannot catch "16".
     ["android", [
@@ -830,22 +868,22 @@ const USER_AGENT_BROWSER = [
   ]],
   // 200: Chromium and WebKit browsers that name themselves besides "Chrome/" or "Safari/".
   ["200", [
-    ["edg/", [["edg/", B.edge]]],
-    ["edga/", [["edga/", B.edge]]],
-    ["edgios/", [["edgios/", B.edge]]],
+    ["edg/", versioned("edg/", VERSIONS.edge, B.edge)],
+    ["edga/", versioned("edga/", VERSIONS.edge, B.edge)],
+    ["edgios/", versioned("edgios/", VERSIONS.edge, B.edge)],
     ["edge/", [["edge/", B.edge]]],
-    ["opr/", [["opr/", B.opera]]],
-    ["samsungbrowser/", [["samsungbrowser/", B.samsung]]],
+    ["opr/", versioned("opr/", VERSIONS.opera, B.opera)],
+    ["samsungbrowser/", versioned("samsungbrowser/", VERSIONS.samsung, B.samsung)],
     ["silk/", [["silk/", B.silk]]],
-    ["crios/", [["crios/", B.chrome]]],
-    ["fxios/", [["fxios/", B.firefox]]],
-    ["firefox/", [["firefox/", B.firefox]]],
+    ["crios/", versioned("crios/", VERSIONS.chrome, B.chrome)],
+    ["fxios/", versioned("fxios/", VERSIONS.firefox, B.firefox)],
+    ["firefox/", versioned("firefox/", VERSIONS.firefox, B.firefox)],
     ["nintendobrowser/", [["nintendobrowser/", B.nintendo]]],
     ["playstation", [["playstation", B.playstation]]],
   ]],
   ["300", [[";wv)", [["version/4.0", B.webview]]]]],
-  ["400", [["chrome/", [["chrome/", B.chrome]]]]],
-  ["500", [["safari/", [["version/18.", B.safari18], ["version/17.", B.safari17], ["version/16.", B.safari16], ["version/", B.safari]]]]],
+  ["400", [["chrome/", versioned("chrome/", VERSIONS.chrome, B.chrome)]]],
+  ["500", [["safari/", versioned("version/", VERSIONS.safari, B.safari)]]],
 ];
 
 // ---------------------------------------------------------------------------------------------

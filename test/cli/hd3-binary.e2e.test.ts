@@ -118,7 +118,7 @@ describe("the hd3 binary piped into a reader that goes away", () => {
       code: 0,
       stdout: "",
       stderr:
-        "hd3: using the SAMPLE database (about 60 devices). For the real one: a licence with downloads, then `hd3 sync`.\n",
+        "hd3: using the SAMPLE database (about 230 devices). For the real one: a licence with downloads, then `hd3 sync`.\n",
     });
   });
 });

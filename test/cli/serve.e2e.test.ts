@@ -26,6 +26,9 @@ import {
 
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
+/** How many devices the sample database holds, as the server reports it. */
+const SAMPLE_DEVICES = (JSON.parse(readFileSync(SAMPLE_SPECS, "utf8")) as { devices: unknown[] }).devices
+  .length;
 
 /** A sample file as the server sends it: the file's bytes with status and message added before its last brace. */
 function withStatus(text: string): string {
@@ -66,7 +69,9 @@ describe("hd3 serve on the sample database", () => {
   it("prints its URL and answers every call to HdClient with one request per call", async () => {
     const server = await serve(["--users-file", usersFile]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.stdout()).toMatch(/API v3 at http:\/\/127\.0\.0\.1:\d+ \(58 devices, .*; 2 users\)/);
+    expect(server.stdout()).toMatch(
+      new RegExp(`API v3 at http://127\\.0\\.0\\.1:\\d+ \\(${SAMPLE_DEVICES} devices, .*; 2 users\\)`),
+    );
     expect(server.stderr()).toContain("serving the SAMPLE database");
     const forwarder = await countingForwarder(server.url);
     const client = clientOf(forwarder.url);
@@ -276,7 +281,7 @@ describe("hd3 serve --data-dir", () => {
       });
       expect(synced.code).toBe(0);
       await expect.poll(async () => (await client.vendors()).vendor, { timeout: 5_000 }).toContain("Samsung");
-      expect(server.stderr()).toContain(`reloaded ${dir} (58 devices`);
+      expect(server.stderr()).toContain(`reloaded ${dir} (${SAMPLE_DEVICES} devices`);
 
       // What `hd3 sync` left is in use (a download: status and message included): the downloads serve it.
       const pointer = JSON.parse(readFileSync(join(dir, "hd3current.json"), "utf8"));
@@ -332,7 +337,7 @@ describe("hd3 serve --sync-every", () => {
         renameSync(join(mirrorDir, `${to}.tmp`), join(mirrorDir, to));
       }
       await expect.poll(async () => (await client.vendors()).vendor, { timeout: 8_000 }).toContain("Samsung");
-      expect(server.stderr()).toMatch(/synced .*mirrored-data \(58 devices/);
+      expect(server.stderr()).toMatch(new RegExp(`synced .*mirrored-data \\(${SAMPLE_DEVICES} devices`));
       expect(server.stderr()).not.toContain("reloaded"); // its own syncs are not reloaded twice
     } finally {
       await client.close();
