@@ -84,6 +84,26 @@ describe("screenModel", () => {
     expect(change?.specs).not.toHaveProperty("general_browser");
   });
 
+  it.each([
+    [375, 667, 2],
+    [414, 896, 2],
+    [375, 812, 3],
+    [414, 896, 3],
+    [390, 844, 3],
+    [428, 926, 3],
+    [393, 852, 3],
+    [430, 932, 3],
+    [402, 874, 3],
+    [440, 956, 3],
+    [420, 912, 3],
+    [414, 736, 3],
+  ])("names the models of the current iPhone screen family %i x %i at %ix on the sample", (w, h, r) => {
+    const { change } = run(chromeOnIos("18_1"), screen(w, h, r));
+    const models = change?.candidates ?? [change?.specs?.general_model];
+    expect(models.length).toBeGreaterThan(0);
+    for (const model of models) expect(model).toMatch(/^iPhone /);
+  });
+
   it("names the one iPad whose screen fits, in either orientation", () => {
     const { change } = run(IPAD_SAFARI, screen(1376, 1032, 2));
     expect(change?.specs?.general_model).toBe("iPad Pro 13-inch (M4)");
