@@ -14,6 +14,7 @@ import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
 import { missingCommand, skipWhenMissing } from "../support/requirements.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { type BuiltPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import {
@@ -26,9 +27,6 @@ import {
 
 const SAMPLE_TREES = join(REPO_ROOT, "data/sample/sample-trees.json");
 const SAMPLE_SPECS = join(REPO_ROOT, "data/sample/sample-specs.json");
-/** How many devices the sample database holds, as the server reports it. */
-const SAMPLE_DEVICES = (JSON.parse(readFileSync(SAMPLE_SPECS, "utf8")) as { devices: unknown[] }).devices
-  .length;
 
 /** A sample file as the server sends it: the file's bytes with status and message added before its last brace. */
 function withStatus(text: string): string {
@@ -91,7 +89,7 @@ describe("hd3 serve on the sample database", () => {
       const whatHas = await client.whatHas("general_type", "Console");
       expect(whatHas.devices.length).toBeGreaterThan(0);
       const specs = await client.fetchSpecs();
-      expect(specs.devices).toHaveLength(58);
+      expect(specs.devices).toHaveLength(SAMPLE_DEVICES);
       const treesFile = join(built.scratch("serve-downloads"), "trees.json");
       const download = await client.fetchTrees({ toFile: treesFile });
       expect(readFileSync(treesFile, "utf8")).toBe(withStatus(readFileSync(SAMPLE_TREES, "utf8")));
@@ -301,7 +299,7 @@ describe("hd3 serve --data-dir", () => {
       const after = join(built.scratch("serve-follow-downloads"), "trees-after.json");
       await client.fetchTrees({ toFile: after });
       expect(readFileSync(after, "utf8")).toBe(readFileSync(inUse, "utf8"));
-      expect((await client.fetchSpecs()).devices).toHaveLength(58);
+      expect((await client.fetchSpecs()).devices).toHaveLength(SAMPLE_DEVICES);
       const archive = join(built.scratch("serve-follow-downloads"), "ultimate.zip");
       expect((await client.fetchArchive({ toFile: archive })).bytes).toBeGreaterThan(1000);
     } finally {
@@ -384,7 +382,7 @@ describe("hd3 sync --archive from hd3 serve", () => {
     // The archive carries the data version: the summary states it as the served files do.
     const sampleVersion = (file: string) => JSON.parse(readFileSync(file, "utf8"))._notice.generated;
     expect(JSON.parse(result.stdout)).toMatchObject({
-      devices: 58,
+      devices: SAMPLE_DEVICES,
       specsGenerated: sampleVersion(SAMPLE_SPECS),
       treesGenerated: sampleVersion(SAMPLE_TREES),
     });

@@ -1,6 +1,5 @@
 // Runs every file of examples/ as a user would (a child Node process importing the package by name) against the sample database or a loopback API server.
 
-import { readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,6 +17,7 @@ import {
 } from "../middleware/hinted-requests.js";
 import { ApiTestServer, type ApiTestServerOptions } from "../support/api-test-server.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import {
   EXAMPLE_TIMEOUT_MS,
   EXAMPLES_DIR,
@@ -25,11 +25,6 @@ import {
   runExample,
   startExample,
 } from "./support/run-example.js";
-
-/** How many devices the sample database holds, as the examples print it. */
-const SAMPLE_DEVICES = (
-  JSON.parse(readFileSync(sampleDataFiles().specsPath, "utf8")) as { devices: unknown[] }
-).devices.length;
 
 const PIXEL_8_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
