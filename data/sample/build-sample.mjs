@@ -617,7 +617,7 @@ useragentsOf("604").push("Amazon;AFTMM;0a1b2c3d4e5f60718293a4b5c6d7e8f9;;tpapi;3
 
 // --- TV boxes and TVs ---------------------------------------------------------------------------
 // Cast devices without Android (Chromecast 3rd generation, Nest Hub ...) carry "CrKey/".
-device("423", generic("Google", "Chromecast", "TV", "Cast OS", { general_aliases: ["Google Cast device"], design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI"] }), [
+device("423", generic("Google", "Chromecast", "TV", "Cast OS", { design_formfactor: "Streaming media player", display_x: "1920", display_y: "1080", connectors: ["HDMI"] }), [
   "Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.225 Safari/537.36 CrKey/1.56.500000",
 ]);
 device("710", generic("Sony", "BRAVIA (Google TV)", "TV", "Android TV", { general_aliases: ["Sony BRAVIA Android TV"], design_formfactor: "TV", display_x: "3840", display_y: "2160" }), [
