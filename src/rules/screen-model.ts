@@ -47,8 +47,11 @@ const REQUEST_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 const HARDWARE_ID = /\b(iPhone|iPad)(\d{1,3}),(\d{1,3})\b/;
-/** Safari's own version, which is the iOS version: `Version/26.1 Mobile/15E148 Safari/604.1`. */
-const SAFARI_VERSION = /\bVersion\/(\d{1,3})(?:\.\d+)* Mobile\/\w+ Safari\//;
+/**
+ * Safari's own version, which is the iOS or iPadOS version: `Version/26.1 Mobile/15E148 Safari/604.1`,
+ * or `Version/26.1 Safari/605.1.15` in the Mac user-agent an iPad or a desktop-mode iPhone sends.
+ */
+const SAFARI_VERSION = /\bVersion\/(\d{1,3})(?:\.\d+)* (?:Mobile\/\w+ )?Safari\//;
 /**
  * From iOS 26 on, user-agents freeze the OS token at 18 (`CPU iPhone OS 18_7`): an 18 without
  * Safari's version to confirm it may be any later version.

@@ -55,12 +55,20 @@ beforeAll(() => {
   engine = sampleEngine();
 });
 
-/** Detects `userAgent` on the sample and applies the rule with `measured` as the page script's screen. */
-function run(userAgent: string, measured: DeviceScreen | undefined, on: RuleCatalog | "none" = catalog) {
+/**
+ * Detects `userAgent` on the sample and applies the rule with `measured` as the page script's
+ * screen; `sent` is the user-agent the visitor sent, when the detection ran on another one.
+ */
+function run(
+  userAgent: string,
+  measured: DeviceScreen | undefined,
+  on: RuleCatalog | "none" = catalog,
+  sent = userAgent,
+) {
   const reply = engine.detect({ "user-agent": userAgent });
   const evidence: RuleEvidence = {
-    userAgent,
-    headers: { "user-agent": userAgent },
+    userAgent: sent,
+    headers: { "user-agent": sent },
     hints: {},
     screen: measured,
   };
@@ -252,10 +260,23 @@ describe("an iPhone in desktop mode", () => {
     expect(userAgent).toBe(
       "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
     );
-    const { reply, change } = run(userAgent ?? "", screen(402, 874, 3));
+    const { reply, change } = run(userAgent ?? "", screen(402, 874, 3), catalog, MAC_SAFARI);
     expect(reply).toMatchObject({ class: "Mobile", hd_specs: { general_platform_version: "18" } });
+    // Safari 18 on the Mac user-agent is iOS 18: the iPhone 17 and 17 Pro (iOS 26) are ruled out.
     expect(change?.specs?.general_model).toBe("iPhone 16 Pro");
     expect(iPhoneUserAgent(chromeOnIos("17_5"))).toBeUndefined();
+  });
+
+  it("rules out iPads by the Safari version of the Mac user-agent an iPad sends", () => {
+    const mac16 = MAC_SAFARI.replace("Version/18.1", "Version/16.6");
+    const { change } = run(iPadUserAgent(mac16) ?? "", screen(820, 1180, 2), catalog, mac16);
+    expect(change?.candidates).toEqual([
+      "iPad (10th generation)",
+      "iPad Air (5th generation)",
+      "iPad Air (4th generation)",
+    ]);
+    const all = run(iPadUserAgent(MAC_SAFARI) ?? "", screen(820, 1180, 2), catalog, MAC_SAFARI).change;
+    expect(all?.candidates?.[0]).toBe("iPad (A16)");
   });
 
   it("reads iOS 26 from a desktop-mode Safari, as the iPad does", () => {
