@@ -8,7 +8,7 @@ const engine = sampleEngine();
 // await LocalEngine.fromFiles("./hd-data/hd3specs.json", "./hd-data/hd3trees.json")
 const { specsPath, treesPath } = sampleDataFiles();
 const same = await LocalEngine.fromFiles(specsPath, treesPath);
-console.log(engine.dataInfo.devices, same.dataInfo.devices); // 232 232
+console.log(engine.dataInfo.devices, same.dataInfo.devices); // 236 236
 // #endregion load
 
 // #region detect

@@ -341,10 +341,17 @@ const IPADS = [
   ["267", "iPad Pro 12.9-inch (6th generation)", { first: "16.1", ids: ["iPad14,5", "iPad14,6"], cpu: "Apple M2", dims: "280.6 x 214.9 x 6.4", weight: "682", display: "Liquid Retina XDR mini-LED", size: '12.9"', x: "2048", y: "2732", storage: ["128GB", "256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP ultra wide" }, "2.00", "2048x2732"],
   ["268", "iPad Pro 13-inch (M4)", { first: "17.5", ids: ["iPad16,5", "iPad16,6"], cpu: "Apple M4", dims: "281.6 x 215.5 x 5.1", weight: "579", display: "Ultra Retina XDR tandem OLED", size: '13"', x: "2064", y: "2752", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "2064x2752"],
   ["269", "iPad mini (6th generation)", { first: "15.0", ids: ["iPad14,1", "iPad14,2"], cpu: "Apple A15 Bionic", dims: "195.4 x 134.8 x 6.3", weight: "293", display: "Liquid Retina IPS LCD", size: '8.3"', x: "1488", y: "2266", storage: ["64GB", "256GB"], back: "12MP", front: "12MP ultra wide", touchId: true }, "2.00", "1488x2266"],
+  ["270", "iPad Air 11-inch (M3)", { first: "18.3", ids: ["iPad15,3", "iPad15,4"], cpu: "Apple M3", dims: "247.6 x 178.5 x 6.1", weight: "460", display: "Liquid Retina IPS LCD", size: '11"', x: "1640", y: "2360", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "1640x2360"],
+  ["271", "iPad Air 13-inch (M3)", { first: "18.3", ids: ["iPad15,5", "iPad15,6"], cpu: "Apple M3", dims: "280.6 x 214.9 x 6.1", weight: "616", display: "Liquid Retina IPS LCD", size: '13"', x: "2048", y: "2732", storage: ["128GB", "256GB", "512GB", "1TB"], back: "12MP", front: "12MP landscape", touchId: true }, "2.00", "2048x2732"],
+  ["272", "iPad Pro 11-inch (M5)", { first: "26.0", ids: ["iPad17,1", "iPad17,2"], cpu: "Apple M5", dims: "249.7 x 177.5 x 5.3", weight: "444", display: "Ultra Retina XDR tandem OLED", size: '11"', x: "1668", y: "2420", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "1668x2420"],
+  ["273", "iPad Pro 13-inch (M5)", { first: "26.0", ids: ["iPad17,3", "iPad17,4"], cpu: "Apple M5", dims: "281.6 x 215.5 x 5.1", weight: "579", display: "Ultra Retina XDR tandem OLED", size: '13"', x: "2064", y: "2752", storage: ["256GB", "512GB", "1TB", "2TB"], back: "12MP", front: "12MP landscape" }, "2.00", "2064x2752"],
 ];
 for (const [id, model, o, scale, res] of IPADS) {
   device(id, ipad(model, o), [
-    ...appleAppUas("iPad", o.ids[0], Number.parseFloat(o.first) >= 18 ? IOS18 : IOS17, scale, res),
+    // iPadOS 26 freezes the WebKit token at 18_x; the app reports the real version.
+    ...(Number.parseFloat(o.first) >= 26
+      ? appleAppUas("iPad", o.ids[0], "18_6", scale, res, "26.0")
+      : appleAppUas("iPad", o.ids[0], Number.parseFloat(o.first) >= 18 ? IOS18 : IOS17, scale, res)),
     ...appleAppUas("iPad", o.ids[1], IOS18, scale, res).slice(0, 1),
   ]);
 }

@@ -113,8 +113,10 @@ describe("screenModel", () => {
   });
 
   it("names the one iPad whose screen fits, in either orientation", () => {
+    // 2064 x 2752: the M4 and M5 iPad Pro 13-inch; the M5 shipped with iPadOS 26, this is 18.
     const { change } = run(IPAD_SAFARI, screen(1376, 1032, 2));
     expect(change?.specs?.general_model).toBe("iPad Pro 13-inch (M4)");
+    expect(run(IPAD_SAFARI, screen(810, 1080, 2)).change?.specs?.general_model).toBe("iPad (9th generation)");
   });
 
   it("keeps the generic record when several fit: the measured display and the candidates, newest first", () => {
