@@ -2,13 +2,13 @@
 import { LocalEngine, sampleDataFiles, sampleEngine } from "express-handset-detection";
 
 // #region load
-// The sample database in one call (about 60 devices; not the real database) ...
+// The sample database in one call (about 230 devices; not the real database) ...
 const engine = sampleEngine();
 // ... or any specs + trees pair, e.g. the one `hd3 sync --data-dir ./hd-data` downloads:
 // await LocalEngine.fromFiles("./hd-data/hd3specs.json", "./hd-data/hd3trees.json")
 const { specsPath, treesPath } = sampleDataFiles();
 const same = await LocalEngine.fromFiles(specsPath, treesPath);
-console.log(engine.dataInfo.devices, same.dataInfo.devices); // 58 58
+console.log(engine.dataInfo.devices, same.dataInfo.devices); // 236 236
 // #endregion load
 
 // #region detect

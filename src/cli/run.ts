@@ -38,7 +38,7 @@ export function mainHelp(): string {
     "",
     "Where answers come from (--source auto, the default): synced data in the data directory",
     "(hd3 sync), else the cloud API when HD_USERNAME, HD_SECRET and HD_SITE_ID are set, else the",
-    "embedded SAMPLE database (about 60 devices; not the real database).",
+    "embedded SAMPLE database (about 230 devices; not the real database).",
     "",
     "Flags: -h, --help  show help;  -v, --version  print the version.",
     "Run `hd3 <command> --help` for the flags of a command.",

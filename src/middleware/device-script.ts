@@ -248,6 +248,38 @@ export function iPadUserAgent(macUserAgent: string): string | undefined {
 }
 
 /**
+ * The iPhone user-agent a Mac Safari user-agent stands for when the page script saw a phone-sized
+ * touch screen: an iPhone in "Request Desktop Website" mode. iOS and its Safari share their
+ * version. `undefined` for any other user-agent.
+ */
+export function iPhoneUserAgent(macUserAgent: string): string | undefined {
+  const match = MAC_SAFARI.exec(macUserAgent);
+  if (match === null) return undefined;
+  const [, first, second = "0"] = match;
+  return `Mozilla/5.0 (iPhone; CPU iPhone OS ${first}_${second} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${first}.${second} Mobile/15E148 Safari/604.1`;
+}
+
+/**
+ * The widest iPhone screen's short side in CSS pixels: 440 (iPhone 16 Pro Max and 17 Pro Max).
+ * Display Zoom only makes an iPhone's CSS screen smaller.
+ */
+export const IPHONE_MAX_SHORT_SIDE_CSS = 440;
+/** The narrowest iPad screen's short side in CSS pixels: 744 (iPad mini, 6th generation and later). */
+export const IPAD_MIN_SHORT_SIDE_CSS = 744;
+
+/**
+ * Which Apple touch device a screen is, for a Mac Safari user-agent (which iPads send, and
+ * iPhones in "Request Desktop Website" mode): no Mac has a touch screen, so more than one touch
+ * point is an iPhone when the screen's short side is at most {@link IPHONE_MAX_SHORT_SIDE_CSS}
+ * CSS pixels, else an iPad (iPads measure {@link IPAD_MIN_SHORT_SIDE_CSS} or more; no Apple
+ * device falls between). `undefined` without touch: a Mac.
+ */
+export function appleTouchDeviceOf(screen: DeviceScreen): "iPhone" | "iPad" | undefined {
+  if (screen.maxTouchPoints <= 1) return undefined;
+  return Math.min(screen.width, screen.height) <= IPHONE_MAX_SHORT_SIDE_CSS ? "iPhone" : "iPad";
+}
+
+/**
  * Whether a user-agent is Safari's on a Mac, which an iPad also sends. Cheap enough for every
  * request: the pattern is anchored, so other user-agents fail within their first characters.
  */

@@ -187,7 +187,13 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
     expect(result.stdout).toContain("Switch");
     const json = await hd3(["whathas", "--json", "general_type", "console"]);
     const reply = JSON.parse(json.stdout) as { devices: Array<{ id: string }> };
-    expect(reply.devices.map((d) => d.id)).toEqual(["701", "702", "703", "704"]);
+    const consoles = (
+      JSON.parse(readFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), "utf8")) as {
+        devices: Array<{ Device: { _id: string; hd_specs: { general_type: string } } }>;
+      }
+    ).devices.filter(({ Device }) => Device.hd_specs.general_type === "Console");
+    expect(reply.devices.map((d) => d.id)).toEqual(consoles.map(({ Device }) => Device._id));
+    expect(reply.devices.map((d) => d.id)).toEqual(expect.arrayContaining(["701", "702", "703", "704"]));
   });
 });
 

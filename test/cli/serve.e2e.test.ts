@@ -14,6 +14,7 @@ import { kitStyleRequest, rawExchange } from "../server/support/raw-http.js";
 import { fixtureSpecsDownload, fixtureTreesDownload } from "../support/api-test-fixtures.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
 import { missingCommand, skipWhenMissing } from "../support/requirements.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { type BuiltPackage, REPO_ROOT, runHd3 } from "./support/hd3-binary.js";
 import {
@@ -66,7 +67,9 @@ describe("hd3 serve on the sample database", () => {
   it("prints its URL and answers every call to HdClient with one request per call", async () => {
     const server = await serve(["--users-file", usersFile]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.stdout()).toMatch(/API v3 at http:\/\/127\.0\.0\.1:\d+ \(58 devices, .*; 2 users\)/);
+    expect(server.stdout()).toMatch(
+      new RegExp(`API v3 at http://127\\.0\\.0\\.1:\\d+ \\(${SAMPLE_DEVICES} devices, .*; 2 users\\)`),
+    );
     expect(server.stderr()).toContain("serving the SAMPLE database");
     const forwarder = await countingForwarder(server.url);
     const client = clientOf(forwarder.url);
@@ -86,7 +89,7 @@ describe("hd3 serve on the sample database", () => {
       const whatHas = await client.whatHas("general_type", "Console");
       expect(whatHas.devices.length).toBeGreaterThan(0);
       const specs = await client.fetchSpecs();
-      expect(specs.devices).toHaveLength(58);
+      expect(specs.devices).toHaveLength(SAMPLE_DEVICES);
       const treesFile = join(built.scratch("serve-downloads"), "trees.json");
       const download = await client.fetchTrees({ toFile: treesFile });
       expect(readFileSync(treesFile, "utf8")).toBe(withStatus(readFileSync(SAMPLE_TREES, "utf8")));
@@ -276,7 +279,7 @@ describe("hd3 serve --data-dir", () => {
       });
       expect(synced.code).toBe(0);
       await expect.poll(async () => (await client.vendors()).vendor, { timeout: 5_000 }).toContain("Samsung");
-      expect(server.stderr()).toContain(`reloaded ${dir} (58 devices`);
+      expect(server.stderr()).toContain(`reloaded ${dir} (${SAMPLE_DEVICES} devices`);
 
       // What `hd3 sync` left is in use (a download: status and message included): the downloads serve it.
       const pointer = JSON.parse(readFileSync(join(dir, "hd3current.json"), "utf8"));
@@ -296,7 +299,7 @@ describe("hd3 serve --data-dir", () => {
       const after = join(built.scratch("serve-follow-downloads"), "trees-after.json");
       await client.fetchTrees({ toFile: after });
       expect(readFileSync(after, "utf8")).toBe(readFileSync(inUse, "utf8"));
-      expect((await client.fetchSpecs()).devices).toHaveLength(58);
+      expect((await client.fetchSpecs()).devices).toHaveLength(SAMPLE_DEVICES);
       const archive = join(built.scratch("serve-follow-downloads"), "ultimate.zip");
       expect((await client.fetchArchive({ toFile: archive })).bytes).toBeGreaterThan(1000);
     } finally {
@@ -332,7 +335,7 @@ describe("hd3 serve --sync-every", () => {
         renameSync(join(mirrorDir, `${to}.tmp`), join(mirrorDir, to));
       }
       await expect.poll(async () => (await client.vendors()).vendor, { timeout: 8_000 }).toContain("Samsung");
-      expect(server.stderr()).toMatch(/synced .*mirrored-data \(58 devices/);
+      expect(server.stderr()).toMatch(new RegExp(`synced .*mirrored-data \\(${SAMPLE_DEVICES} devices`));
       expect(server.stderr()).not.toContain("reloaded"); // its own syncs are not reloaded twice
     } finally {
       await client.close();
@@ -379,7 +382,7 @@ describe("hd3 sync --archive from hd3 serve", () => {
     // The archive carries the data version: the summary states it as the served files do.
     const sampleVersion = (file: string) => JSON.parse(readFileSync(file, "utf8"))._notice.generated;
     expect(JSON.parse(result.stdout)).toMatchObject({
-      devices: 58,
+      devices: SAMPLE_DEVICES,
       specsGenerated: sampleVersion(SAMPLE_SPECS),
       treesGenerated: sampleVersion(SAMPLE_TREES),
     });

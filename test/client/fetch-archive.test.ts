@@ -12,6 +12,7 @@ import { silentLogger } from "../../src/logger.js";
 import { createApiHttpServer } from "../../src/server/api-http-server.js";
 import { FakeEngine } from "../server/fake-engine.js";
 import { readZip } from "../server/support/read-zip.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 
 const users = [
   { username: "alice", secret: "s3cret", downloads: true },
@@ -83,7 +84,7 @@ describe("HdClient.fetchArchive", () => {
     expect(progress.at(-1)).toEqual({ receivedBytes: bytes.length, totalBytes: bytes.length });
     const names = (await readZip(file)).map((entry) => entry.name);
     expect(names).toContain("user-agent0.json");
-    expect(names.filter((name) => name.startsWith("Device_"))).toHaveLength(58);
+    expect(names.filter((name) => name.startsWith("Device_"))).toHaveLength(SAMPLE_DEVICES);
   });
 
   it("rejects status 229 with HdLicenceError and leaves no file", async () => {

@@ -18,6 +18,7 @@ import {
 import { ApiTestServer, type ApiTestServerOptions } from "../support/api-test-server.js";
 import { startRedisCluster } from "../support/redis-cluster.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import {
   EXAMPLE_TIMEOUT_MS,
   EXAMPLES_DIR,
@@ -223,7 +224,9 @@ describe("examples/", () => {
       expect(unexpectedStderr(result.stderr)).toBe("");
       expect(result.code).toBe(0);
       // The archive carries the data version: the trees' date is stated.
-      expect(result.stdout).toMatch(/^archive of \d+ bytes\n58 devices, trees of \d{4}-\d\d-\d\d/);
+      expect(result.stdout).toMatch(
+        new RegExp(`^archive of \\d+ bytes\\n${SAMPLE_DEVICES} devices, trees of \\d{4}-\\d\\d-\\d\\d`),
+      );
       expect(server.count("fetcharchive")).toBe(2);
       expect(server.count("fetchspecs")).toBe(0);
       expect((await readdir(dir)).filter((name) => name.endsWith(".json")).sort()).toEqual([
@@ -328,7 +331,7 @@ describe("examples/", () => {
       expect(lines[1]).toBe("301 Unknown");
       expect(lines[2]).toMatch(/^\d+ \d+ Pixel 8 \d+$/);
       expect(lines.at(-2)).toMatch(/^\d+ bytes in .*hd3trees\.json\.tmp$/);
-      expect(lines.at(-1)).toBe("58 devices");
+      expect(lines.at(-1)).toBe(`${SAMPLE_DEVICES} devices`);
       for (const call of [
         "detect",
         "vendors",
@@ -366,7 +369,7 @@ describe("examples/", () => {
     const result = await runExample("local-engine.js");
     expect(unexpectedStderr(result.stderr)).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("58 58\n0 Console Sony PlayStation 5\n");
+    expect(result.stdout).toContain(`${SAMPLE_DEVICES} ${SAMPLE_DEVICES}\n0 Console Sony PlayStation 5\n`);
     expect(result.stdout).toContain("status: 301, message: 'Nothing found'");
   });
 
@@ -376,7 +379,7 @@ describe("examples/", () => {
       const first = await runExample("data-store.js", { ...env, HD_DATA_DIR: dir });
       expect(unexpectedStderr(first.stderr)).toBe("");
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/^58 devices, trees of /);
+      expect(first.stdout.startsWith(`${SAMPLE_DEVICES} devices, trees of `)).toBe(true);
       expect(first.stdout).toContain("now using trees of");
       // Two syncs: the pointer, the current and the previous generation, the flat copies.
       expect((await readdir(dir)).sort()).toEqual([
@@ -409,7 +412,7 @@ describe("examples/", () => {
       const reply = await client.detect({ "user-agent": PIXEL_8_UA });
       expect(reply.hd_specs?.general_model).toBe("Pixel 8");
       expect((await client.vendors()).vendor).toContain("Google");
-      expect((await client.fetchSpecs()).devices).toHaveLength(58);
+      expect((await client.fetchSpecs()).devices).toHaveLength(SAMPLE_DEVICES);
       const wrong = new HdClient({
         username: "alice",
         secret: "nope",
@@ -438,7 +441,7 @@ describe("examples/", () => {
         expect(await ready.json()).toMatchObject({
           ready: true,
           state: "idle",
-          devices: 58,
+          devices: SAMPLE_DEVICES,
           consecutiveFailures: 0,
         });
         expect(await text(`${app.url}/`, PIXEL_8_UA)).toBe("Pixel 8");

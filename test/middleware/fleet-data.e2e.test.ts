@@ -16,6 +16,7 @@ import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { createApiServer } from "../../src/server/api-server.js";
 import { switchToBrokenPair } from "../support/data-dir.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
 import { IPHONE_UA, recordingLogger } from "./helpers.js";
 import { TINY_SPECS, TINY_TREES } from "./tiny-data.js";
@@ -160,7 +161,12 @@ describe("a middleware with cacheDir beside `hd3 sync`", () => {
       reloads: { succeeded: 1, failed: 0, lastError: undefined },
     });
     expect(events.filter((e) => e.type === "data-reloaded")).toEqual([
-      { type: "data-reloaded", specsGenerated: NEW_VERSION, treesGenerated: NEW_VERSION, devices: 58 },
+      {
+        type: "data-reloaded",
+        specsGenerated: NEW_VERSION,
+        treesGenerated: NEW_VERSION,
+        devices: SAMPLE_DEVICES,
+      },
     ]);
     // The memo's answers from the old data were not kept: the iPhone is the sample's too.
     expect(await visit(IPHONE_UA)).toMatchObject({ vendor: "Apple", status: 0 });

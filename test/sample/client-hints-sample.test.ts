@@ -26,7 +26,10 @@ const reducedUserAgent = (mobile: boolean): string =>
 const ANDROID_DEVICES = specs.devices.flatMap(({ Device: { _id: id, hd_specs: record } }) => {
   const models = new Map<string, string>();
   for (const userAgent of useragents.devices[id]?.userAgents ?? []) {
-    const match = /\(Linux; Android ([\d.]+); ([^;)]+?)(?: Build\/[^;)]*)?[;)]/.exec(userAgent);
+    // The model may hold parentheses ("moto g(60)"): it runs to " Build/", "; wv)" or ") AppleWebKit".
+    const match = /\(Linux; Android ([\d.]+); (.+?)(?: Build\/[^;)]*)?(?:; wv)?\) AppleWebKit\//.exec(
+      userAgent,
+    );
     if (match !== null && match[2] !== "K") models.set(match[2]!, match[1]!);
   }
   return [...models].map(([model, version]) => ({

@@ -1,7 +1,7 @@
 // The sample database: download shapes, normalised keys, and every device detected from its user-agents.
 
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -54,10 +54,16 @@ describe("sample specs file", () => {
     expect(trees._notice.note).toBe(specs._notice.note);
   });
 
-  it("holds 40 to 60 devices with unique ids", () => {
-    expect(specs.devices.length).toBeGreaterThanOrEqual(40);
-    expect(specs.devices.length).toBeLessThanOrEqual(60);
+  it("holds at least 150 devices with unique ids", () => {
+    expect(specs.devices.length).toBeGreaterThanOrEqual(150);
     expect(deviceIds.size).toBe(specs.devices.length);
+  });
+
+  it("stays small enough to ship: at most 1 MB across data/sample/, its authoring source included", () => {
+    const bytes = readdirSync(SAMPLE_DIR)
+      .map((name) => statSync(new URL(name, SAMPLE_DIR)).size)
+      .reduce((a, b) => a + b, 0);
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
   });
 
   it("writes every string and list field of the v3 schema in the download shape", () => {
@@ -96,6 +102,43 @@ describe("sample specs file", () => {
       ).toBe(true);
       expect(Extra.hd_specs.general_platform || Extra.hd_specs.general_browser).toBeTruthy();
       expect(deviceIds.has(Extra._id)).toBe(false);
+    }
+  });
+});
+
+describe("sample Apple records", () => {
+  const apple = specs.devices
+    .map(({ Device }) => Device.hd_specs)
+    .filter((s) => s.general_vendor === "Apple" && /^(iPhone|iPad) ./.test(s.general_model));
+
+  it("give every iPhone and iPad model its screen in device pixels, its size and the OS it shipped with", () => {
+    expect(apple.length).toBeGreaterThanOrEqual(45);
+    for (const record of apple) {
+      const name = record.general_model;
+      expect(Number(record.display_x), name).toBeGreaterThan(600);
+      expect(Number(record.display_y), name).toBeGreaterThan(Number(record.display_x));
+      expect(record.display_size, name).toMatch(/^\d+(\.\d+)?"$/);
+      expect(record.general_platform_version, name).toMatch(/^\d+\.\d$/);
+      expect(record.general_aliases, name).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^Apple (iPhone|iPad)\d+,\d+$/)]),
+      );
+    }
+  });
+
+  it("cover the iPhone 15, 15 Pro, 16, 16 Pro, the 17 family and the SE", () => {
+    const models = new Set(apple.map((s) => s.general_model));
+    for (const model of [
+      "iPhone 15",
+      "iPhone 15 Pro",
+      "iPhone 16",
+      "iPhone 16 Pro",
+      "iPhone 17",
+      "iPhone 17 Pro",
+      "iPhone 17 Pro Max",
+      "iPhone Air",
+      "iPhone SE (3rd generation)",
+    ]) {
+      expect(models.has(model), model).toBe(true);
     }
   });
 });
@@ -250,6 +293,64 @@ describe("sample extras", () => {
       general_platform_version: "14",
       general_browser: "Facebook App",
     });
+  });
+
+  it("names the browser's major version for Chrome, Edge, Firefox, Samsung Internet, Opera and Safari", () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Chrome",
+        "131",
+      ],
+      [
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+        "Edge",
+        "131",
+      ],
+      ["Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "133"],
+      [
+        "Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36",
+        "Samsung Internet",
+        "26",
+      ],
+      [
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 OPR/115.0.0.0",
+        "Opera",
+        "115",
+      ],
+      [
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 15_8 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1",
+        "Safari",
+        "15",
+      ],
+      [
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1",
+        "Chrome",
+        "131",
+      ],
+    ];
+    for (const [ua, name, version] of cases) {
+      expect(detect(ua), ua).toMatchObject({ general_browser: name, general_browser_version: version });
+    }
+    // A major beyond the sample's records keeps the browser's name.
+    expect(
+      detect(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/199.0.0.0 Safari/537.36",
+      ),
+    ).toMatchObject({ general_browser: "Chrome", general_browser_version: "" });
+  });
+
+  it("names the iOS version of older iPhones and of a user-agent that carries 26", () => {
+    expect(
+      detect(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 15_8 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1",
+      ),
+    ).toMatchObject({ general_platform: "iOS", general_platform_version: "15" });
+    expect(
+      detect(
+        "Mozilla/5.0 (iPad; CPU OS 26_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.1 Mobile/15E148 Safari/604.1",
+      ),
+    ).toMatchObject({ general_platform: "iPadOS", general_platform_version: "26" });
   });
 
   it("reads the webOS TV version from its Chromium version", () => {

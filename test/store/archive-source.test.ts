@@ -14,6 +14,7 @@ import { ArchiveDataSource } from "../../src/store/archive-source.js";
 import type { SyncDownloadOptions } from "../../src/store/data-source.js";
 import { DataStore } from "../../src/store/data-store.js";
 import { FakeEngine } from "../server/fake-engine.js";
+import { SAMPLE_DEVICES } from "../support/sample-counts.js";
 import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 const SAMPLE_SPECS = "data/sample/sample-specs.json";
@@ -95,7 +96,7 @@ describe("ArchiveDataSource", () => {
     });
     const result = await store.sync();
     expect(downloads).toBe(1);
-    expect(result.info.devices).toBe(58);
+    expect(result.info.devices).toBe(SAMPLE_DEVICES);
     expect((await readdir(dir)).filter((name) => !name.startsWith("hd3gen-"))).toEqual([
       "hd3current.json",
       "hd3specs.json",

@@ -113,7 +113,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
     const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
     note(
       context,
-      "serving the SAMPLE database (about 60 devices). For the real one: `hd3 sync`, then --data-dir.",
+      "serving the SAMPLE database (about 230 devices). For the real one: `hd3 sync`, then --data-dir.",
     );
     return {
       engine,
