@@ -14,6 +14,12 @@ export interface RuleEvidence {
   readonly hints: ClientHints;
   /** What the page script measured (its cookie), when the request carried it. */
   readonly screen: DeviceScreen | undefined;
+  /**
+   * Whether the detector found a specific device by its own evidence (for the local engine: not
+   * only through the fallback tree that maps whole families to one record). When absent, a reply
+   * naming a vendor other than `Generic` and a model counts as one.
+   */
+  readonly specificDevice?: boolean;
 }
 
 /** Device records a rule may consult (the local engine's database), e.g. to name a model from the screen. */
