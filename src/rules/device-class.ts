@@ -1,0 +1,112 @@
+// Rule: the class of a device the database does not know, from its user-agent tokens, model code and hints.
+
+import type { DetectReply, DeviceSpecs } from "../types.js";
+import { namesSpecificDevice, requestModel } from "./reply-facts.js";
+import type { Rule, RuleChange, RuleEvidence } from "./rule.js";
+
+/**
+ * The classes this rule answers, in the database's words (`general_type`), plus `Wearable`
+ * (watches) and `XR` (headsets), which the sample database has no record of.
+ */
+export type RuleClass = "Mobile" | "Tablet" | "TV" | "Console" | "Wearable" | "XR";
+
+/** Headsets: Meta Quest, Pico, Apple Vision Pro, HoloLens. */
+const XR =
+  /\bQuest\b|OculusBrowser|PicoBrowser|\bPico (?:Neo|4)|Vision ?Pro|visionOS|HoloLens|Magic Leap| VR Safari/i;
+/** Consoles that name themselves; a PlayStation also says `SmartTV`, so these come before TVs. */
+const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
+/**
+ * TVs and set-top boxes: Android TV and Google TV, Fire TV (`AFT...`), Tizen, webOS and NetCast
+ * sets, BRAVIA, Roku, Apple TV, HbbTV, Chromecast (`CrKey`), and boxes named as such.
+ */
+const TV =
+  /Android ?TV|Google ?TV|\bAFT[A-Z0-9]{1,6}\b|Fire ?TV|Smart-?TV|SMART-TV|Tizen[^)]*\bTV\b|Web0S|webOS[^)]*TV|NetCast|BRAVIA|\bRoku|Apple ?TV|AppleTV|tvOS|HbbTV|CrKey|Chromecast|\bTV ?Box\b|\b\d?K? ?TV\b|\bMiTV|MiBOX|Mi Box|\bDTV\b|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|Opera TV|NETTV|SmartCast|Freebox|Mecool|\bX96|\bH96|MStar|Viera|AQUOSBrowser|TSBNetTV|\bTV\b/i;
+/** Handhelds and game streaming devices that do not say "console": SHIELD, Retroid, Anbernic, AYANEO, Logitech G Cloud. */
+const HANDHELD =
+  /\bSHIELD(?: Portable)?\)|Retroid|Anbernic|\bRG ?CUBE|\bRG\d{3}|AYANEO|ROG Ally|Legion Go|\bGR0006\b|G Cloud|\bOdin\b/i;
+/** Watches: Wear OS, Samsung's `SM-R`/`SM-L`, OPPO and OnePlus watches, and watches that say so. */
+const WEARABLE =
+  /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|Fitbit/i;
+/**
+ * Tablets by name or model code: the word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung
+ * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads, Xiaomi, OPPO, OnePlus, realme and vivo pads,
+ * Nexus 7/9/10, Pixel Tablet, Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
+ */
+const TABLET =
+  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|PB|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|DRA|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\bTab\b|\bTab ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?\d{2,3}|ARCHOS \d|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
+/** Phones and feature phones that a catch-all record may miss (no `Android`). */
+const MOBILE =
+  /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Opera Mini|iPhone|iPod/i;
+/** An app's HTTP client, not a browser: the absence of `Mobile` says nothing there. */
+const APP_CLIENT = /^Dalvik\/|^[\w.-]+\/[\d.]+ \(Linux; ?U?;? ?Android|^(?:okhttp|Cronet)/i;
+
+/** Platforms a class names when the reply names none, or names the wrong one for the class. */
+function platformFor(cls: RuleClass, userAgent: string, specs: DeviceSpecs | undefined): string | undefined {
+  const current = specs?.general_platform ?? "";
+  if (cls === "TV") {
+    if (/\bAFT[A-Z0-9]|Fire ?TV/i.test(userAgent)) return "Fire OS";
+    if (/Tizen/i.test(userAgent)) return "Tizen";
+    if (/Web0S|webOS|NetCast/i.test(userAgent)) return "webOS";
+    if (/\bRoku/i.test(userAgent)) return "Roku OS";
+    if (/tvOS|Apple ?TV/i.test(userAgent)) return "tvOS";
+    if (/Andr[o0]id|Google ?TV|CrKey|Chromecast/i.test(userAgent)) return "Android TV";
+  } else if (cls === "Wearable") {
+    if (/Tizen/i.test(userAgent)) return "Tizen";
+    if (/Andr[o0]id|Wear ?OS/i.test(userAgent)) return "Wear OS";
+  } else if (cls === "Tablet" || cls === "Mobile") {
+    if (current === "" && /Andr[o0]id/i.test(userAgent)) return "Android";
+    if (current === "" && /KAIOS/i.test(userAgent)) return "KaiOS";
+  }
+  return undefined;
+}
+
+/** The class the request's tokens and hints tell, when they tell one. */
+export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): RuleClass | undefined {
+  const { userAgent, hints } = evidence;
+  const model = hints.model ?? "";
+  const text = model === "" ? userAgent : `${userAgent} ${model}`;
+  if (XR.test(text)) return "XR";
+  if (CONSOLE.test(text)) return "Console";
+  if (TV.test(text)) return "TV";
+  if (HANDHELD.test(text)) return "Console";
+  if (WEARABLE.test(text)) return "Wearable";
+  if (hints.formFactors?.includes("XR") === true) return "XR";
+  if (hints.formFactors?.includes("Tablet") === true) return "Tablet";
+  if (TABLET.test(text)) return "Tablet";
+  const current = reply.class || reply.hd_specs?.general_type || "";
+  // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.
+  if (current === "Tablet" && APP_CLIENT.test(userAgent) && requestModel(evidence) !== undefined)
+    return "Mobile";
+  if ((current === "" || current === "Unknown") && MOBILE.test(userAgent)) return "Mobile";
+  if ((current === "" || current === "Unknown") && /Andr[o0]id/i.test(userAgent)) return "Mobile";
+  return undefined;
+}
+
+/**
+ * Class of a device the database does not know: XR headsets, consoles and handhelds, TVs and
+ * set-top boxes, watches, tablets (the form-factor hint, model codes, tablet names) and phones,
+ * with the platform that goes with the class (`Android TV`, `Fire OS`, `Tizen`, `Wear OS`).
+ * Only for a reply that names no specific device.
+ */
+export const deviceClass: Rule = {
+  name: "device-class",
+  apply(reply, evidence): RuleChange | undefined {
+    if (namesSpecificDevice(reply)) return undefined;
+    const specs = reply.hd_specs;
+    const cls = classFromEvidence(reply, evidence);
+    if (cls === undefined) return undefined;
+    const current = reply.class || specs?.general_type || "";
+    const platform = platformFor(cls, evidence.userAgent, specs);
+    const changed: Partial<DeviceSpecs> = {};
+    if (platform !== undefined && platform !== specs?.general_platform) changed.general_platform = platform;
+    if (cls === current && Object.keys(changed).length === 0) return undefined;
+    if (specs?.general_type !== cls) changed.general_type = cls;
+    // A catch-all's model ("Android Mobile") describes its class; the rule's class gets its own.
+    if (specs === undefined || specs.general_vendor === "" || /^generic$/i.test(specs.general_vendor)) {
+      const base = changed.general_platform ?? specs?.general_platform ?? "";
+      changed.general_vendor = "Generic";
+      changed.general_model = base === "" ? cls : `${base.replace(/ TV$/, "")} ${cls}`;
+    }
+    return { class: cls, specs: changed };
+  },
+};
