@@ -3,8 +3,10 @@
 import { createIsbotFromList, isbot, isbotPatterns, list } from "isbot";
 import { DEVICE_STEP } from "../engine/detection.js";
 import { LocalEngine } from "../engine/local-engine.js";
+import type { BotInfo } from "../rules/rule.js";
 import type { Detector, DetectReply, HeadersInput } from "../types.js";
 import { HANDSET_USER_AGENTS } from "./handset-user-agents.js";
+import { knownBot } from "./known-bots.js";
 
 /** isbot's patterns, split by whether a real handset's user-agent trips them. */
 export interface BotPatterns {
@@ -112,4 +114,67 @@ export function foundSpecificDevice(reply: DetectReply, engine: Detector, header
     return false;
   }
   return !(engine instanceof LocalEngine) || engine.explain(headers).deviceStep !== DEVICE_STEP.generic;
+}
+
+// ---- who the crawler is, and the people isbot's patterns would skip ----
+
+/**
+ * In-app browsers and app clients of social, chat and video apps: a person reading a link in
+ * Facebook (`FBAN`/`FBAV`, `FB_IAB`), Messenger (`Orca-Android`, `MessengerForiOS`), Instagram,
+ * Threads (`Barcelona`), WeChat (`MicroMessenger`), TikTok (`musical_ly`, `BytedanceWebview`,
+ * `trill`), LINE, Snapchat, Pinterest, YouTube, the Google app (`GSA`), X/Twitter, LinkedIn,
+ * KakaoTalk, NAVER, Zalo, Kik, Flipboard, Tumblr, Reddit, Teams or Slack's desktop app.
+ */
+const IN_APP =
+  /FBAN\/|FBAV\/|FB_IAB|FBIOS|FB4A|Orca-Android|MessengerForiOS|MessengerLite|\bInstagram[ /]\d|Barcelona \d|MicroMessenger|\bWeChat|Weixin|musical_ly|BytedanceWebview|\bTikTok|\btrill_|\bLine\/\d|Snapchat|\bPinterest(?!bot)|com\.google\.(?:ios|android)\.youtube|\bYouTube\/|\bGSA\/|Twitter for|TwitterAndroid|LinkedInApp|KAKAOTALK|NAVER\(inapp|\bZalo|\bKik\/|Flipboard\/|Tumblr\/|Reddit\/|\bTeams\/|Slack_SSB|DuckDuckGo\/\d|YaApp_|YandexSearch\//i;
+
+/**
+ * Signs no person's browser shows: a crawler's name (`...bot`, `crawler`, `spider`), an address
+ * (`+http://`, `www.`, an e-mail), a headless or scripted browser, a tool (`curl`, `Wget`,
+ * `python-requests`, `PowerShell`, `jsdom`). A device named beside them does not make a person.
+ */
+const AUTOMATED =
+  /[a-z]bot\b|[a-z]bot[/_;-]|\bbot[/;]|crawl|spider|scrap(?:er|y)|slurp|https?:\/\/|\bwww\.|@[a-z0-9-]+\.[a-z]|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|\bPTST\b|^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b|PowerShell|jsdom|AdobeAIR|\bcheck_http|\bvalidator\b/i;
+
+/** Handsets whose names trip a crawler word: CUBOT phones, phones named "POWER BOT". */
+const HANDSET_NAMES_LIKE_BOTS = /\bCUBOT\b|\bPOWER BOT\b/gi;
+
+/** Devices that are not phones but carry a person's browser or app: TVs, set-top boxes, consoles, headsets. */
+const OTHER_DEVICE_TOKEN =
+  /Apple ?TV|tvOS|\bAFT[A-Z0-9]{1,6}\b|\bRoku|Smart-?TV|Tizen|Web0S|webOS|CrKey|Xbox|\bQuest\b|HbbTV|BRAVIA|Android ?TV|Google ?TV/i;
+
+/** The name a crawler the table does not know goes by: its `...bot` word, its `compatible;` product, or its first product token. */
+function botName(userAgent: string): string {
+  const named =
+    /([\w.-]*(?:bot|crawler|spider|scraper|fetcher)[\w.-]*)/i.exec(userAgent)?.[1] ??
+    /compatible; ?([^;/)]+)/i.exec(userAgent)?.[1] ??
+    /^\s*([^\s/;(]+)/.exec(userAgent)?.[1];
+  const name = named?.trim() ?? "";
+  return name === "" || /^Mozilla$/i.test(name) ? "unknown" : name.slice(0, 64);
+}
+
+/**
+ * Who a crawler is, or `undefined` for a person. A person: an in-app browser (Facebook,
+ * Messenger, Instagram, WeChat, TikTok, LINE, Snapchat, YouTube, ...), or a request whose
+ * user-agent matches only a crawler pattern a person's device can trip (`google` in
+ * `Google Pixel`, a long token without spaces) while the detector named a specific handset
+ * (`namedSpecificDevice`) or the user-agent names a handset, TV, console or headset. A crawler:
+ * a well-known crawler's name (its category from the table in `known-bots.ts`), or isbot's
+ * patterns with no such evidence, or a sign no browser shows (a crawler's name, an address, a
+ * headless browser, a script's client): then named from the user-agent, category `other`.
+ *
+ * @example
+ * identifyBot("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", false);
+ * // { name: "Googlebot", category: "search" }
+ */
+export function identifyBot(userAgent: string, namedSpecificDevice: boolean): BotInfo | undefined {
+  if (IN_APP.test(userAgent)) return undefined;
+  const known = knownBot(userAgent);
+  if (known !== undefined) return known;
+  const text = userAgent.replace(HANDSET_NAMES_LIKE_BOTS, "");
+  if (AUTOMATED.test(text)) return { name: botName(text), category: "other" };
+  const m = crawlerMatchers();
+  if (!m.crawler(text) && !m.ambiguous(text)) return undefined;
+  if (namedSpecificDevice || namesDevice(text) || OTHER_DEVICE_TOKEN.test(text)) return undefined;
+  return { name: botName(text), category: "other" };
 }
