@@ -126,7 +126,7 @@ export function foundSpecificDevice(reply: DetectReply, engine: Detector, header
  * KakaoTalk, NAVER, Zalo, Kik, Flipboard, Tumblr, Reddit, Teams or Slack's desktop app.
  */
 const IN_APP =
-  /FBAN\/|FBAV\/|FB_IAB|FBIOS|FB4A|Orca-Android|MessengerForiOS|MessengerLite|\bInstagram[ /]\d|Barcelona \d|MicroMessenger|\bWeChat|Weixin|musical_ly|BytedanceWebview|\bTikTok|\btrill_|\bLine\/\d|Snapchat|\bPinterest(?!bot)|com\.google\.(?:ios|android)\.youtube|\bYouTube\/|\bGSA\/|Twitter for|TwitterAndroid|LinkedInApp|KAKAOTALK|NAVER\(inapp|\bZalo|\bKik\/|Flipboard\/|Tumblr\/|Reddit\/|\bTeams\/|Slack_SSB|DuckDuckGo\/\d|YaApp_|YandexSearch\//i;
+  /FBAN\/|FBAV\/|FB_IAB|FBIOS|FB4A|Orca-Android|MessengerForiOS|MessengerLite|\bInstagram[ /]\d|Barcelona \d|MicroMessenger|\bWeChat|Weixin|musical_ly|BytedanceWebview|\bTikTok|\btrill_|\bLine\/\d|Snapchat ?\/?\d|\[Pinterest\/|Pinterest\/(?:Android|iOS)|com\.google\.(?:ios|android)\.youtube|\bYouTube\/|\bGSA\/|Twitter for|TwitterAndroid|LinkedInApp|KAKAOTALK|NAVER\(inapp|\bZalo|\bKik\/|Flipboard\/|Reddit\/|\bTeams\/|Slack_SSB|DuckDuckGo\/\d|YaApp_|YandexSearch\//;
 
 /**
  * Signs no person's browser shows: a crawler's name (`...bot`, `crawler`, `spider`), an address
@@ -134,10 +134,13 @@ const IN_APP =
  * `python-requests`, `PowerShell`, `jsdom`). A device named beside them does not make a person.
  */
 const AUTOMATED =
-  /[a-z]bot\b|[a-z]bot[/_;-]|\bbot[/;]|crawl|spider|scrap(?:er|y)|slurp|https?:\/\/|\bwww\.|@[a-z0-9-]+\.[a-z]|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|\bPTST\b|^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b|PowerShell|jsdom|AdobeAIR|\bcheck_http|\bvalidator\b/i;
+  /[a-z0-9]bot\b|[a-z0-9]bot[/_;-]|\bbot[/;]|\bBot \d|\bchecker\b|\bMonitor\/|[a-z0-9]\.(?:com|io|net|org)\b|crawl|spider|scrap(?:er|y)|slurp|https?:\/\/|\bwww\.|@[a-z0-9-]+\.[a-z]|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|\bPTST\b|^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b|PowerShell|jsdom|AdobeAIR|\bcheck_http|\bvalidator\b/i;
+
+/** An address in a user-agent: crawlers say where to read about them; in-app browsers do not. */
+const ADDRESS = /https?:\/\//i;
 
 /** Handsets whose names trip a crawler word: CUBOT phones, phones named "POWER BOT". */
-const HANDSET_NAMES_LIKE_BOTS = /\bCUBOT\b|\bPOWER BOT\b/gi;
+const HANDSET_NAMES_LIKE_BOTS = /CUBOT|POWER ?BOT\b/gi;
 
 /** Devices that are not phones but carry a person's browser or app: TVs, set-top boxes, consoles, headsets. */
 const OTHER_DEVICE_TOKEN =
@@ -168,9 +171,9 @@ function botName(userAgent: string): string {
  * // { name: "Googlebot", category: "search" }
  */
 export function identifyBot(userAgent: string, namedSpecificDevice: boolean): BotInfo | undefined {
-  if (IN_APP.test(userAgent)) return undefined;
   const known = knownBot(userAgent);
   if (known !== undefined) return known;
+  if (IN_APP.test(userAgent) && !ADDRESS.test(userAgent)) return undefined;
   const text = userAgent.replace(HANDSET_NAMES_LIKE_BOTS, "");
   if (AUTOMATED.test(text)) return { name: botName(text), category: "other" };
   const m = crawlerMatchers();

@@ -33,12 +33,12 @@ const WEARABLE =
  * Nexus 7/9/10, Pixel Tablet, Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
  */
 const TABLET =
-  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|PB|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|DRA|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\bTab\b|\bTab ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?\d{2,3}|ARCHOS \d|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
+  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|PB|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|DRA|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?\d{2,3}|ARCHOS \d|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
 /** Phones and feature phones that a catch-all record may miss (no `Android`). */
 const MOBILE =
   /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Opera Mini|iPhone|iPod/i;
 /** An app's HTTP client, not a browser: the absence of `Mobile` says nothing there. */
-const APP_CLIENT = /^Dalvik\/|^[\w.-]+\/[\d.]+ \(Linux; ?U?;? ?Android|^(?:okhttp|Cronet)/i;
+const APP_CLIENT = /^Dalvik\/|^(?!Mozilla\/)[\w.-]+\/[\d.]+ \(Linux; ?U?;? ?Android|^(?:okhttp|Cronet)/i;
 
 /** Platforms a class names when the reply names none, or names the wrong one for the class. */
 function platformFor(cls: RuleClass, userAgent: string, specs: DeviceSpecs | undefined): string | undefined {
