@@ -134,7 +134,7 @@ const IN_APP =
  * `python-requests`, `PowerShell`, `jsdom`). A device named beside them does not make a person.
  */
 const AUTOMATED =
-  /[a-z0-9]bot\b|[a-z0-9]bot[/_;-]|\bbot[/;]|\bBot \d|\bchecker\b|\bMonitor\/|[a-z0-9]\.(?:com|io|net|org)\b|crawl|spider|scrap(?:er|y)|slurp|https?:\/\/|\bwww\.|@[a-z0-9-]+\.[a-z]|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|\bPTST\b|^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b|PowerShell|jsdom|AdobeAIR|\bcheck_http|\bvalidator\b/i;
+  /[a-z0-9]bot\b|[a-z0-9]bot[/_;-]|\bbot[/;]|\bBot \d|\bchecker\b|\bMonitor\/|crawl|spider|scrap(?:er|y)|slurp|https?:\/\/|@[a-z0-9-]+\.[a-z]{2,}\b|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|\bPTST\b|^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b|PowerShell|jsdom|AdobeAIR|\bcheck_http|\bvalidator\b/i;
 
 /** An address in a user-agent: crawlers say where to read about them; in-app browsers do not. */
 const ADDRESS = /https?:\/\//i;

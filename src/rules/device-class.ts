@@ -1,7 +1,7 @@
 // Rule: the class of a device the database does not know, from its user-agent tokens, model code and hints.
 
 import type { DetectReply, DeviceSpecs } from "../types.js";
-import { namesSpecificDevice, requestModel } from "./reply-facts.js";
+import { decidedSpecificDevice, requestModel } from "./reply-facts.js";
 import type { Rule, RuleChange, RuleEvidence } from "./rule.js";
 
 /**
@@ -20,23 +20,30 @@ const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
  * sets, BRAVIA, Roku, Apple TV, HbbTV, Chromecast (`CrKey`), and boxes named as such.
  */
 const TV =
-  /Android ?TV|Google ?TV|\bAFT[A-Z0-9]{1,6}\b|Fire ?TV|Smart-?TV|SMART-TV|Tizen[^)]*\bTV\b|Web0S|webOS[^)]*TV|NetCast|BRAVIA|\bRoku|Apple ?TV|AppleTV|tvOS|HbbTV|CrKey|Chromecast|\bTV ?Box\b|\b\d?K? ?TV\b|\bMiTV|MiBOX|Mi Box|\bDTV\b|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|Opera TV|NETTV|SmartCast|Freebox|Mecool|\bX96|\bH96|MStar|Viera|AQUOSBrowser|TSBNetTV|\bTV\b/i;
+  /Android ?TV|Google ?TV|\bAFT[A-Z0-9]{1,6}\b|Fire ?TV|Smart-?TV|SMART-TV|Tizen[^)]*\bTV\b|Web0S|webOS[^)]*TV|NetCast|BRAVIA|\bRoku|Apple ?TV|AppleTV|tvOS|HbbTV|CrKey|Chromecast|TV[ _]?BOX|PortalTV|-TVX?\d|\bBOX\b|[A-Z0-9]BOX[-_]|ViziOS|VIZIO|\b\d?K? ?TV\b|\bMiTV|MiBOX|Mi Box|\bDTV\b|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|Opera TV|NETTV|SmartCast|Freebox|Mecool|\bX96|\bH96|MStar|Viera|AQUOSBrowser|TSBNetTV|\bTV\b/i;
 /** Handhelds and game streaming devices that do not say "console": SHIELD, Retroid, Anbernic, AYANEO, Logitech G Cloud. */
 const HANDHELD =
   /\bSHIELD(?: Portable)?\)|Retroid|Anbernic|\bRG ?CUBE|\bRG\d{3}|AYANEO|ROG Ally|Legion Go|\bGR0006\b|G Cloud|\bOdin\b/i;
 /** Watches: Wear OS, Samsung's `SM-R`/`SM-L`, OPPO and OnePlus watches, and watches that say so. */
 const WEARABLE =
-  /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|Fitbit/i;
+  /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|ZenWatch|watchOS|Fitbit/i;
 /**
  * Tablets by name or model code: the word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung
  * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads, Xiaomi, OPPO, OnePlus, realme and vivo pads,
  * Nexus 7/9/10, Pixel Tablet, Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
  */
 const TABLET =
-  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|PB|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|DRA|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?\d{2,3}|ARCHOS \d|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
+  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d-|\bSGP\d{3}|Pixel C\b|Nokia T\d{2}\b|HMD T\d{2}\b|\b[A-Z]{3}\d?-W[0-9]{2}|\b2\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?(?:[7-9]\d|1\d\d)\b|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
 /** Phones and feature phones that a catch-all record may miss (no `Android`). */
 const MOBILE =
-  /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Opera Mini|iPhone|iPod/i;
+  /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Windows CE|\bPDA\b|Opera Mini|iPhone|iPod/i;
+/**
+ * Phones by model code, for a catch-all tablet record (Android without `Mobile`: an app's client,
+ * or Chrome asking for the desktop site): Samsung's phone series, Pixel phones, Motorola, Redmi,
+ * POCO, OPPO, realme, vivo, OnePlus, Infinix, Tecno, Huawei's `-LX` phones.
+ */
+const PHONE =
+  /\bSM-[GSANFMJEC]\d{3}|\bPixel (?!C\b|Tablet)\w|\bmoto(?:rola)?\b|\bRedmi (?!Pad)|\bPOCO|\bCPH\d{4}|\bRMX\d{4}|\bV2\d{3}|\bOnePlus (?!Pad)|\bInfinix X|\bTECNO (?!P\d)|\b[A-Z]{3}-LX\d/i;
 /** An app's HTTP client, not a browser: the absence of `Mobile` says nothing there. */
 const APP_CLIENT = /^Dalvik\/|^(?!Mozilla\/)[\w.-]+\/[\d.]+ \(Linux; ?U?;? ?Android|^(?:okhttp|Cronet)/i;
 
@@ -77,6 +84,7 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.
   if (current === "Tablet" && APP_CLIENT.test(userAgent) && requestModel(evidence) !== undefined)
     return "Mobile";
+  if (current === "Tablet" && PHONE.test(text)) return "Mobile";
   if ((current === "" || current === "Unknown") && MOBILE.test(userAgent)) return "Mobile";
   if ((current === "" || current === "Unknown") && /Andr[o0]id/i.test(userAgent)) return "Mobile";
   return undefined;
@@ -91,7 +99,7 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
 export const deviceClass: Rule = {
   name: "device-class",
   apply(reply, evidence): RuleChange | undefined {
-    if (namesSpecificDevice(reply)) return undefined;
+    if (decidedSpecificDevice(reply, evidence)) return undefined;
     const specs = reply.hd_specs;
     const cls = classFromEvidence(reply, evidence);
     if (cls === undefined) return undefined;

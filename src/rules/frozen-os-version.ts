@@ -20,6 +20,8 @@ const ANDROID_TOKEN = /Andr[o0]id[ /]?(\d{1,2})(?:\.(\d))?/;
 /** macOS in a user-agent; `10_15_7` is frozen (Safari, Chrome and Firefox send it for macOS 11 and later). */
 const MACOS_TOKEN = /Mac OS X (\d{2})[_.](\d{1,2})/;
 const FROZEN_MACOS = "10.15";
+/** tvOS in an Apple TV app's user-agent: `tvOS 26.0.1`, `tvOS16.2`. */
+const TVOS_TOKEN = /tvOS ?(\d{1,2})\./;
 
 function major(version: string): string {
   const dot = version.indexOf(".");
@@ -103,6 +105,8 @@ export const frozenOsVersion: Rule = {
       if (/^i(?:Pad)?OS$/i.test(platform)) version = iosVersion(evidence, specs);
       else if (/^android/i.test(platform)) version = androidVersion(evidence, specs);
       else if (/^mac/i.test(platform)) version = macosVersion(evidence, specs);
+      else if (/^tvOS$/i.test(platform) && specs.general_platform_version === "")
+        version = TVOS_TOKEN.exec(evidence.userAgent)?.[1];
     }
     if (version === undefined || version === specs.general_platform_version) return undefined;
     return { specs: { general_platform_version: version } };

@@ -6,7 +6,7 @@ import type { DetectReply, DeviceSpecs } from "../types.js";
 import { browserVersion } from "./browser-version.js";
 import { deviceClass } from "./device-class.js";
 import { frozenOsVersion } from "./frozen-os-version.js";
-import { namesSpecificDevice } from "./reply-facts.js";
+import { decidedSpecificDevice } from "./reply-facts.js";
 import type { BotInfo, Rule, RuleCatalog, RuleEvidence } from "./rule.js";
 import { unknownModel } from "./unknown-model.js";
 
@@ -58,7 +58,7 @@ export function applyRules(
   catalog?: RuleCatalog,
   rules: readonly Rule[] = RULES,
 ): RulesResult {
-  const specific = namesSpecificDevice(reply);
+  const specific = decidedSpecificDevice(reply, evidence);
   let current = reply;
   let decisions: RuleDecision[] | undefined;
   let candidates: readonly string[] | undefined;
@@ -94,7 +94,7 @@ export function applyRules(
     decisions ??= [];
     decisions.push({ rule: rule.name, fields });
   }
-  const bot = identifyBot(evidence.userAgent, evidence.specificDevice ?? specific);
+  const bot = identifyBot(evidence.userAgent, specific);
   return {
     reply: current,
     decisions: decisions ?? NO_DECISIONS,

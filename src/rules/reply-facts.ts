@@ -1,6 +1,6 @@
 // What the rules read off a reply and a request: whether the database named a device, and the model code sent.
 
-import type { DetectReply, DeviceSpecs } from "../types.js";
+import type { DetectReply } from "../types.js";
 import type { RuleEvidence } from "./rule.js";
 
 /** Vendor names that device databases give to catch-all records ("Generic Android Mobile"). */
@@ -15,9 +15,12 @@ export function namesSpecificDevice(reply: DetectReply): boolean {
   return specs !== undefined && specs.general_model !== "" && !GENERIC_VENDOR.test(specs.general_vendor);
 }
 
-/** Whether the reply's vendor is empty or a catch-all's (`Generic`). */
-export function hasGenericVendor(specs: DeviceSpecs | undefined): boolean {
-  return specs === undefined || GENERIC_VENDOR.test(specs.general_vendor);
+/**
+ * Whether the detector decided on a specific device: what the evidence says the engine found
+ * (`specificDevice`), else what the reply names (see {@link namesSpecificDevice}).
+ */
+export function decidedSpecificDevice(reply: DetectReply, evidence: RuleEvidence): boolean {
+  return evidence.specificDevice ?? namesSpecificDevice(reply);
 }
 
 /** Where the segments that may hold the model start: after `Android 14;`, `Linux; 4.4.2;` or Gecko's `(Mobile;`. */

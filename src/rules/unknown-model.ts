@@ -1,7 +1,7 @@
 // Rule: a model the database does not know keeps its code, and its maker is named from the code.
 
 import { modelMaker } from "./model-vendors.js";
-import { namesSpecificDevice, requestModel } from "./reply-facts.js";
+import { decidedSpecificDevice, requestModel } from "./reply-facts.js";
 import type { Rule, RuleChange } from "./rule.js";
 
 /** Huawei's and Honor's user-agents name the maker in the build (`Build/HUAWEIVOG-L29`, `Build/HONORRMO-NX1`). */
@@ -16,7 +16,7 @@ const BUILD_MAKER = /Build\/(HUAWEI|HONOR)/i;
 export const unknownModel: Rule = {
   name: "unknown-model",
   apply(reply, evidence): RuleChange | undefined {
-    if (namesSpecificDevice(reply)) return undefined;
+    if (decidedSpecificDevice(reply, evidence)) return undefined;
     const code = requestModel(evidence);
     if (code === undefined) return undefined;
     const maker = modelMaker(code);
