@@ -65,11 +65,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Patterns of the browser names met so far: a database names a few dozen browsers; capped all the same. */
+const nameTokens = new Map<string, RegExp>();
+const MAX_NAME_TOKENS = 256;
+
 /** A browser without an entry writes its name as its token (`Vivaldi/6.5`, `DuckDuckGo/5`, `UCBrowser/16.3`). */
 function nameToken(browser: string, userAgent: string): string | undefined {
-  const compact = browser.replace(/ /g, "");
-  if (compact === "" || compact.length > 40) return undefined;
-  return firstGroup(new RegExp(`\\b${escapeRegExp(compact)}/${V}`, "i").exec(userAgent));
+  let pattern = nameTokens.get(browser);
+  if (pattern === undefined) {
+    const compact = browser.replace(/ /g, "");
+    if (compact === "" || compact.length > 40) return undefined;
+    pattern = new RegExp(`\\b${escapeRegExp(compact)}/${V}`, "i");
+    if (nameTokens.size < MAX_NAME_TOKENS) nameTokens.set(browser, pattern);
+  }
+  return firstGroup(pattern.exec(userAgent));
 }
 
 /** The brand's full version, when it agrees with the token's major. */
