@@ -21,6 +21,11 @@ const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
  */
 const TV =
   /Android ?TV|Google ?TV|\bAFT[A-Z0-9]{1,6}\b|Fire ?TV|Smart-?TV|SMART-TV|Tizen[^)]*\bTV\b|Web0S|webOS[^)]*TV|NetCast|BRAVIA|\bRoku|Apple ?TV|AppleTV|tvOS|HbbTV|CrKey|Chromecast|TV[ _]?BOX|PortalTV|-TVX?\d|\bBOX\b|[A-Z0-9]BOX[-_]|ViziOS|VIZIO|\b\d?K? ?TV\b|\bMiTV|MiBOX|Mi Box|\bDTV\b|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|Opera TV|NETTV|SmartCast|Freebox|Mecool|\bX96|\bH96|MStar|Viera|AQUOSBrowser|TSBNetTV|\bTV\b/i;
+/** Android TV boxes sold under their series' names: Mecool, MXQ, T95, Tanix TX, A95X, H96, X96, HK1, Beelink, Ugoos, Zidoo. */
+const TV_BOX =
+  /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed)\b/i;
+/** TV browser and launcher apps (`X-Requested-With`), not the phone apps that cast to a TV. */
+const TV_APP = /tv(?:web)?browser|tv\.browser|tvsearch|tvlauncher/i;
 /** Handhelds and game streaming devices that do not say "console": SHIELD, Retroid, Anbernic, AYANEO, Logitech G Cloud. */
 const HANDHELD =
   /\bSHIELD(?: Portable)?\)|Retroid|Anbernic|\bRG ?CUBE|\bRG\d{3}|AYANEO|ROG Ally|Legion Go|\bGR0006\b|G Cloud|\bOdin\b/i;
@@ -74,7 +79,8 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   const text = model === "" ? userAgent : `${userAgent} ${model}`;
   if (XR.test(text)) return "XR";
   if (CONSOLE.test(text)) return "Console";
-  if (TV.test(text)) return "TV";
+  if (TV.test(text) || TV_BOX.test(text) || TV_APP.test(evidence.headers["x-requested-with"] ?? ""))
+    return "TV";
   if (HANDHELD.test(text)) return "Console";
   if (WEARABLE.test(text)) return "Wearable";
   if (hints.formFactors?.includes("XR") === true) return "XR";

@@ -165,6 +165,29 @@ describe("device-class", () => {
     expect(change(tablet, ua, { "sec-ch-ua-model": '"BRAVIA VH22"' })?.class).toBe("TV");
   });
 
+  it("takes a TV box from its series' name in the model hint", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+    expect(change(tablet, ua, { "sec-ch-ua-model": '"X96 Max Plus"' })?.class).toBe("TV");
+  });
+
+  it("takes a TV browser app for a TV, and a phone app that casts to a TV for no TV", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 11) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36";
+    const tvApp = deviceClass.apply(
+      mobile,
+      evidenceOf(ua, { "x-requested-with": "org.example.tvwebbrowser" }),
+      undefined,
+    );
+    expect(tvApp?.class).toBe("TV");
+    const castApp = deviceClass.apply(
+      mobile,
+      evidenceOf(ua, { "x-requested-with": "org.example.tv.cast.browser" }),
+      undefined,
+    );
+    expect(castApp).toBeUndefined();
+  });
+
   it("names the catch-all's model after the new class", () => {
     const result = change(
       tablet,
