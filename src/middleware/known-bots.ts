@@ -47,7 +47,7 @@ const KNOWN_BOTS: readonly KnownBot[] = [
   // Search engines.
   {
     pattern:
-      /Googlebot(?:-Image|-Video|-News)?|Google-InspectionTool|Storebot-Google|AdsBot-Google(?:-Mobile)?|Mediapartners-Google|APIs-Google|Google Favicon|bingbot|msnbot|adidxbot|Yahoo! Slurp|Slurp|DuckDuckBot|DuckDuckGo-Favicons-Bot|Baiduspider|Yandex(?:Bot|Images|Video|Metrika|Direct\w*|Favicons|Webmaster|MobileBot|MobileScreenShotBot|Accessibility\w*|RenderResources\w*|Additional\w*|News|Blogs|Turbo)|Applebot|PetalBot|Sogou \w+ Spider|Sogou|Exabot|SeznamBot|Qwantify|Qwantbot|MojeekBot|Yeti|Daum(?:oa)?|coccocbot|360Spider|YisouSpider|Neevabot|Naverbot|ia_archiver|archive\.org_bot|Mail\.RU_Bot|SputnikBot/,
+      /Googlebot(?:-Image|-Video|-News)?|Google-InspectionTool|Storebot-Google|AdsBot-Google(?:-Mobile)?|Mediapartners-Google|APIs-Google|Google Favicon|bingbot|msnbot|adidxbot|Yahoo! Slurp|Slurp|DuckDuckBot|DuckDuckGo-Favicons-Bot|Baiduspider|Yandex(?:Bot|Images|Video|Metrika|Direct\w*|Favicons|Webmaster|MobileBot|MobileScreenShotBot|Accessibility\w*|RenderResources\w*|Additional\w*|News|Blogs|Turbo)|Applebot|PetalBot|Sogou \w+ Spider|Sogou|Exabot|SeznamBot|Qwantify|Qwantbot|MojeekBot|Yeti|Daumoa|\bDaum(?=[ /]\d)|coccocbot|360Spider|YisouSpider|Neevabot|Naverbot|ia_archiver|archive\.org_bot|Mail\.RU_Bot|SputnikBot/,
     category: "search",
   },
 ];

@@ -16,11 +16,20 @@ const XR =
 /** Consoles that name themselves; a PlayStation also says `SmartTV`, so these come before TVs. */
 const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
 /**
- * TVs and set-top boxes: Android TV and Google TV, Fire TV (`AFT...`), Tizen, webOS and NetCast
- * sets, BRAVIA, Roku, Apple TV, HbbTV, Chromecast (`CrKey`), and boxes named as such.
+ * TVs and set-top boxes that say "TV": Android TV and Google TV, Fire TV, Tizen and webOS sets,
+ * Apple TV and tvOS, HbbTV, TV boxes, Xiaomi's MiTV. Asked only when the text has `tv` in it, so
+ * this long case-blind pattern runs on few user-agents.
  */
-const TV =
-  /Android ?TV|Google ?TV|\bAFT[A-Z0-9]{1,6}\b|Fire ?TV|Smart-?TV|SMART-TV|Tizen[^)]*\bTV\b|Web0S|webOS[^)]*TV|NetCast|BRAVIA|\bRoku|Apple ?TV|AppleTV|tvOS|HbbTV|CrKey|Chromecast|TV[ _]?BOX|PortalTV|-TVX?\d|\bBOX\b|[A-Z0-9]BOX[-_]|ViziOS|VIZIO|\b\d?K? ?TV\b|\bMiTV|MiBOX|Mi Box|\bDTV\b|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|Opera TV|NETTV|SmartCast|Freebox|Mecool|\bX96|\bH96|MStar|Viera|AQUOSBrowser|TSBNetTV|\bTV\b/i;
+const TV_WORD =
+  /Android ?TV|Google ?TV|Fire ?TV|Smart-?TV|Tizen[^)]*\bTV\b|webOS[^)]*TV|Apple ?TV|tvOS|HbbTV|TV[ _]?BOX|PortalTV|-TVX?\d|\bMiTV|\bDTV\b|Opera TV|NETTV|TSBNetTV|\bTV\b/i;
+/**
+ * TVs and set-top boxes by their other tokens, as they spell them: Fire TV's `AFT...` codes,
+ * LG's `Web0S` and `NetCast`, BRAVIA, Roku, Chromecast (`CrKey`), VIZIO, Hisense's VIDAA, boxes.
+ * Case-sensitive: capitals are rare in user-agents, so most positions fail at once.
+ */
+const TV_TOKEN =
+  /\bAFT[A-Z0-9]{1,6}\b|Web0S|NetCast|BRAVIA|\bRoku|CrKey|Chromecast|\bBOX\b|BOX[-_]|Box\b|ViziOS|VIZIO|MiBOX|MIBOX|Mi Box|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|SmartCast|Freebox|MStar|Viera|AQUOSBrowser/;
+const HAS_TV = /tv/i;
 /** Android TV boxes sold under their series' names: Mecool, MXQ, T95, Tanix TX, A95X, H96, X96, HK1, Beelink, Ugoos, Zidoo. */
 const TV_BOX =
   /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed)\b/i;
@@ -79,8 +88,8 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   const text = model === "" ? userAgent : `${userAgent} ${model}`;
   if (XR.test(text)) return "XR";
   if (CONSOLE.test(text)) return "Console";
-  if (TV.test(text) || TV_BOX.test(text) || TV_APP.test(evidence.headers["x-requested-with"] ?? ""))
-    return "TV";
+  if ((HAS_TV.test(text) && TV_WORD.test(text)) || TV_TOKEN.test(text) || TV_BOX.test(text)) return "TV";
+  if (TV_APP.test(evidence.headers["x-requested-with"] ?? "")) return "TV";
   if (HANDHELD.test(text)) return "Console";
   if (WEARABLE.test(text)) return "Wearable";
   if (hints.formFactors?.includes("XR") === true) return "XR";
