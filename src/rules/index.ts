@@ -59,11 +59,14 @@ export function applyRules(
   rules: readonly Rule[] = RULES,
 ): RulesResult {
   const specific = decidedSpecificDevice(reply, evidence);
+  // The rules ask again: a function (the engine's second look-up) is asked once, here.
+  const told: RuleEvidence =
+    typeof evidence.specificDevice === "function" ? { ...evidence, specificDevice: specific } : evidence;
   let current = reply;
   let decisions: RuleDecision[] | undefined;
   let candidates: readonly string[] | undefined;
   for (const rule of rules) {
-    const change = rule.apply(current, evidence, catalog);
+    const change = rule.apply(current, told, catalog);
     if (change === undefined) continue;
     const fields: string[] = [];
     let specs: DeviceSpecs | undefined;

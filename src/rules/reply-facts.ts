@@ -20,7 +20,9 @@ export function namesSpecificDevice(reply: DetectReply): boolean {
  * (`specificDevice`), else what the reply names (see {@link namesSpecificDevice}).
  */
 export function decidedSpecificDevice(reply: DetectReply, evidence: RuleEvidence): boolean {
-  return evidence.specificDevice ?? namesSpecificDevice(reply);
+  const told = evidence.specificDevice;
+  if (!namesSpecificDevice(reply)) return told === true;
+  return told === undefined ? true : typeof told === "function" ? told() : told;
 }
 
 /** Where the segments that may hold the model start: after `Android 14;`, `Linux; 4.4.2;` or Gecko's `(Mobile;`. */

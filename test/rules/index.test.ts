@@ -92,6 +92,28 @@ describe("applyRules", () => {
     expect(applyRules(genericIPhone, evidenceOf(handheld, {}, false)).reply.class).toBe("Console");
   });
 
+  it("asks the engine's finding at most once, and not for a catch-all reply", () => {
+    let asked = 0;
+    const finding = (): boolean => {
+      asked++;
+      return true;
+    };
+    const named = replyOf({
+      general_vendor: "Google",
+      general_model: "Pixel 9",
+      general_type: "Mobile",
+      general_platform: "Android",
+      general_browser: "Chrome",
+    });
+    applyRules(named, { ...evidenceOf(REDUCED_TABLET, TABLET_HINTS), specificDevice: finding });
+    expect(asked).toBe(1);
+    applyRules(replyOf(GENERIC_ANDROID_MOBILE), {
+      ...evidenceOf(REDUCED_TABLET, TABLET_HINTS),
+      specificDevice: finding,
+    });
+    expect(asked).toBe(1);
+  });
+
   it("reports candidates a rule found", () => {
     const fitting: Rule = { name: "fitting", apply: () => ({ candidates: ["iPhone 16", "iPhone 15"] }) };
     const result = applyRules(replyOf(GENERIC_ANDROID_MOBILE), evidenceOf("x"), undefined, [fitting]);

@@ -32,7 +32,7 @@ export function detectCase(headers: Readonly<Record<string, string>>): CaseAnswe
     headers: picked.headers,
     hints: parseClientHints(headers),
     screen: picked.screen,
-    specificDevice: foundSpecificDevice(reply, engine, picked.headers),
+    specificDevice: () => foundSpecificDevice(reply, engine, picked.headers),
   });
   return {
     class: result.reply.class || result.reply.hd_specs?.general_type || "Unknown",
