@@ -1,6 +1,6 @@
 // Rule: the platform version that frozen user-agents hide, from Safari's `Version/` token and the platform-version hint.
 
-import type { ClientHints } from "../middleware/client-hints.js";
+import { frozenPlatform } from "../middleware/client-hints.js";
 import type { DeviceSpecs } from "../types.js";
 import type { Rule, RuleChange, RuleEvidence } from "./rule.js";
 
@@ -48,14 +48,27 @@ function macosRelease(version: string): string {
   return `${first}.${second}`;
 }
 
-/** The hinted platform version, in the form the specs use, when the hint is for `platform`. */
-function hintedVersion(hints: ClientHints, platform: string): string | undefined {
+/**
+ * The hinted platform version, in the form the specs use, when the user-agent is one Chromium
+ * froze (the hints that complete it are part of the memo key) and the hint is for the reply's
+ * platform.
+ */
+function hintedVersion(evidence: RuleEvidence, platform: string): string | undefined {
+  const { hints } = evidence;
   const version = hints.platformVersion;
   if (version === undefined) return undefined;
-  if (/^android/i.test(platform) && hints.platform === "Android") return major(version);
-  if (/^windows(?! ?phone)/i.test(platform) && hints.platform === "Windows") return windowsRelease(version);
-  if (/^mac/i.test(platform) && hints.platform === "macOS") return macosRelease(version);
-  return undefined;
+  switch (frozenPlatform(evidence.userAgent)) {
+    case "android":
+      return /^android/i.test(platform) && hints.platform === "Android" ? major(version) : undefined;
+    case "windows":
+      return /^windows(?! ?phone)/i.test(platform) && hints.platform === "Windows"
+        ? windowsRelease(version)
+        : undefined;
+    case "macos":
+      return /^mac/i.test(platform) && hints.platform === "macOS" ? macosRelease(version) : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function iosVersion(evidence: RuleEvidence, specs: DeviceSpecs): string | undefined {
@@ -100,7 +113,7 @@ export const frozenOsVersion: Rule = {
     const specs = reply.hd_specs;
     if (specs === undefined) return undefined;
     const platform = specs.general_platform;
-    let version = hintedVersion(evidence.hints, platform);
+    let version = hintedVersion(evidence, platform);
     if (version === undefined) {
       if (/^i(?:Pad)?OS$/i.test(platform)) version = iosVersion(evidence, specs);
       else if (/^android/i.test(platform)) version = androidVersion(evidence, specs);

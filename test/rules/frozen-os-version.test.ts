@@ -120,6 +120,18 @@ describe("frozen-os-version", () => {
     expect(versionOf(fields, CHROME_ANDROID_REDUCED)).toBe("");
   });
 
+  it("reads the hint only behind a user-agent Chromium froze", () => {
+    const windows7 =
+      "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36";
+    const fields = { ...WINDOWS_PC, general_platform_version: "7" };
+    expect(
+      versionOf(fields, windows7, {
+        "sec-ch-ua-platform": '"Windows"',
+        "sec-ch-ua-platform-version": '"0.3.0"',
+      }),
+    ).toBeUndefined();
+  });
+
   it("ignores a hint for another platform than the reply's", () => {
     expect(
       versionOf(WINDOWS_PC, CHROME_WINDOWS, {
