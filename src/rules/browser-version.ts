@@ -24,7 +24,7 @@ const BROWSER_TOKENS: readonly BrowserToken[] = [
   },
   {
     name: /^Samsung ?Internet|^Samsung Browser/i,
-    token: new RegExp(`SamsungBrowser/${V}`),
+    token: new RegExp(`Samsung ?Browser/${V}`),
     brand: "Samsung Internet",
   },
   { name: /^Opera Mini/i, token: new RegExp(`Opera Mini/${V}`) },
@@ -43,12 +43,12 @@ const BROWSER_TOKENS: readonly BrowserToken[] = [
   { name: /^(?:Android )?WebView|Chrome WebView/i, token: new RegExp(`\\bChrome/${V}|Version/${V}`) },
   {
     name: /^Chrom(?:e|ium)/i,
-    token: new RegExp(`\\b(?:Chrome|CriOS|Chromium)/${V}`),
+    token: new RegExp(`\\b(?:Chrome|CriOS|Chromium|HeadlessChrome)/${V}`),
     brand: "Google Chrome",
   },
   { name: /Safari/i, token: new RegExp(`\\bVersion/${V}`) },
   { name: /^(?:Internet Explorer|IE|MSIE)/i, token: new RegExp(`MSIE ${V}|Trident/.*rv:${V}`) },
-  { name: /^NetFront/i, token: new RegExp(`NetFront/${V}|\\bNX/${V}`) },
+  { name: /^NetFront/i, token: new RegExp(`NetFront/${V}|\\bNX/${V}|NintendoBrowser/${V}|\\bNF/${V}`) },
   { name: /^PlayStation/i, token: new RegExp(`\\bVersion/${V}|PlayStation \\w+ ${V}`) },
 ];
 

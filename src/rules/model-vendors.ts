@@ -22,7 +22,7 @@ const ONEPLUS_CPH =
  * series are Honor's (Honor 50 to 400, X6 to X9c, Magic 4 to 7, Pad 8/9/X8/X9).
  */
 const HONOR_SERIES =
-  /^(?:DLI|PLK|HRY|ALI|ANY|BRP|CLK|CMA|CRT|DNN|ELI|ELN|ELP|FNE|GDI|HEY|LGE|LLY|MGI|NTH|NTN|PGT|REA|REP|RKY|RMO|ROD|TFY|VER|VNE|BVL|PTP|FRI|HBN|AGM|BRT|ROL|WDY|MAA|LRA|BKQ|BVK|DUA|TMA)\d?-|-[A-Z0-9]+HN$/i;
+  /^(?:DLI|PLK|HRY|ALI|ANY|BRP|CLK|CMA|CRT|DNN|ELI|ELN|ELP|FNE|GDI|HEY|LGE|LLY|MGI|NTH|NTN|PGT|REA|REP|RKY|RMO|ROD|TFY|VER|VNE|BVL|PTP|FRI|HBN|AGM|BRT|ROL|WDY|MAA|LRA|BKQ|BVK|DUA|TMA|JDY|WOD|VNA)\d?-|-[A-Z0-9]+HN$/i;
 
 /** Every scheme, most specific first. */
 const MODEL_SCHEMES: readonly ModelScheme[] = [
@@ -97,10 +97,11 @@ const MODEL_SCHEMES: readonly ModelScheme[] = [
   { pattern: /^(?:CPH\d{4}|OP[A-Z0-9]{4,6}|P[A-Z]{2}[0-9A-Z]\d{2}|OPD\d{4}|OW\d{2}W\d)$/i, vendor: "OPPO" },
   { pattern: /^(?:V[12]\d{3}[A-Z]{0,2}|I2\d{3}|PD\d{4}[A-Z]{0,2})$/i, vendor: "vivo" },
   {
-    pattern: /^(?:M2\d{3}[A-Z0-9]{3,8}|2[0-6](?:0[1-9]|1[0-2])[0-9A-Z]{3,8}|201\d{4,5})$/i,
+    pattern: /^(?:M[12]\d{3}[A-Z0-9]{3,8}|2[0-6](?:0[1-9]|1[0-2])[0-9A-Z]{3,8}|201\d{4,5})$/i,
     vendor: "Xiaomi",
   },
   { pattern: /^XT\d{3,4}/i, vendor: "Motorola" },
+  { pattern: /^L\d{5}$/, vendor: "Lenovo" },
   { pattern: HONOR_SERIES, vendor: "Honor" },
   { pattern: /^[A-Z][A-Z0-9]{1,4}-[A-Z]{0,3}\d{1,3}[A-Z]{0,3}$/i, vendor: "Huawei" },
   { pattern: /^(?:[GH]8\d{3}|J[89]\d{3}|I[34]\d{3}|[CDEF]\d{4})$/, vendor: "Sony" },

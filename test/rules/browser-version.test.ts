@@ -54,6 +54,16 @@ describe("browser-version", () => {
       "81.1.4292.78223",
     ],
     [
+      "Samsung Internet",
+      "Mozilla/5.0 (SMART-TV; Linux; Tizen 7.0) AppleWebKit/537.36 (KHTML, like Gecko) Samsung Browser/6.2 Chrome/94.0.4606.31 TV Safari/537.36",
+      "6.2",
+    ],
+    [
+      "NetFront NX",
+      "Mozilla/5.0 (Nintendo Switch; ShareApplet) AppleWebKit/609.4 (KHTML, like Gecko) NF/6.0.2.21.3 NintendoBrowser/5.1.0.22474",
+      "6.0.2.21",
+    ],
+    [
       "Vivaldi",
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Vivaldi/6.7.3329.21",
       "6.7.3329.21",
