@@ -43,11 +43,13 @@ const WEARABLE =
   /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|ZenWatch|watchOS|Fitbit/i;
 /**
  * Tablets by name or model code: the word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung
- * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads, Xiaomi, OPPO, OnePlus, realme and vivo pads,
- * Nexus 7/9/10, Pixel Tablet, Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
+ * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads (`...-W09`), Xiaomi (`..RP..`), OPPO and
+ * OnePlus (`OPD`), realme (`RMP`) and vivo (`PA2`) pads, Sony's `SGP`, Nokia's `T20`, Alcatel's and
+ * TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs, Nexus 7/9/10, Pixel Tablet and Pixel C, Archos,
+ * Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
  */
 const TABLET =
-  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d-|\bSGP\d{3}|Pixel C\b|Nokia T\d{2}\b|HMD T\d{2}\b|\b[A-Z]{3}\d?-W[0-9]{2}|\b2\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b2307BRPDCC\b|\bM2105K81|\b2306[0-9A-Z]{3,}|\b2[34]0[0-9]RP[0-9A-Z]{3,}|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?(?:[7-9]\d|1\d\d)\b|\bd-\d{2}A\b|\bGEM-7|\bS6000\b|\bA2109|\bW7001\b|\bP904\b/;
+  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d-|\bSGP\d{3}|Pixel C\b|Nokia T\d{2}\b|HMD T\d{2}\b|\b[A-Z]{3}\d?-W[0-9]{2}|\b2\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?(?:[7-9]\d|1\d\d)\b|\bd-\d{2}[A-Z]\b/;
 /** Phones and feature phones that a catch-all record may miss (no `Android`). */
 const MOBILE =
   /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Windows CE|\bPDA\b|Opera Mini|iPhone|iPod/i;
