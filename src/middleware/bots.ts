@@ -123,7 +123,7 @@ export function foundSpecificDevice(reply: DetectReply, engine: Detector, header
  * Facebook (`FBAN`/`FBAV`, `FB_IAB`), Messenger (`Orca-Android`, `MessengerForiOS`), Instagram,
  * Threads (`Barcelona`), WeChat (`MicroMessenger`), TikTok (`musical_ly`, `BytedanceWebview`,
  * `trill`), LINE, Snapchat, Pinterest, YouTube, the Google app (`GSA`), X/Twitter, LinkedIn,
- * KakaoTalk, NAVER, Zalo, Kik, Flipboard, Tumblr, Reddit, Teams or Slack's desktop app.
+ * KakaoTalk, NAVER, Zalo, Kik, Flipboard, Reddit, DuckDuckGo, Yandex, Teams or Slack's desktop app.
  */
 const IN_APP =
   /FBAN\/|FBAV\/|FB_IAB|FBIOS|FB4A|Orca-Android|MessengerForiOS|MessengerLite|\bInstagram[ /]\d|Barcelona \d|MicroMessenger|\bWeChat|Weixin|musical_ly|BytedanceWebview|\bTikTok|\btrill_|\bLine\/\d|Snapchat ?\/?\d|\[Pinterest\/|Pinterest\/(?:Android|iOS)|com\.google\.(?:ios|android)\.youtube|\bYouTube\/|\bGSA\/|Twitter for|TwitterAndroid|LinkedInApp|KAKAOTALK|NAVER\(inapp|\bZalo|\bKik\/|Flipboard\/|Reddit\/|\bTeams\/|Slack_SSB|DuckDuckGo\/\d|YaApp_|YandexSearch\//;
@@ -165,6 +165,10 @@ const BOT_WORD = /(?<=[a-z0-9])bot(?:\b|[/_;-])|\bbot[/;]|\bbot \d/;
 /** An e-mail address, asked only when `@` is there. */
 const EMAIL = /@[a-z0-9-]+\.[a-z]{2,}\b/;
 
+/** Scripts' and tools' clients, which name themselves first. */
+const TOOL =
+  /^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b/i;
+
 /** Whether the user-agent shows a sign no person's browser shows (see {@link AUTOMATED_WORDS}). */
 function looksAutomated(userAgent: string): boolean {
   if (TOOL.test(userAgent)) return true;
@@ -174,10 +178,6 @@ function looksAutomated(userAgent: string): boolean {
   for (const word of AUTOMATED_WORDS) if (lower.includes(word)) return true;
   return false;
 }
-
-/** Scripts' and tools' clients, which name themselves first. */
-const TOOL =
-  /^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b/i;
 
 /** An address in a user-agent: crawlers say where to read about them; in-app browsers do not. */
 const ADDRESS = /https?:\/\//i;
