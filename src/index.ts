@@ -95,6 +95,19 @@ export {
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
 export { type ClientHintsOptions, KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
+export { identifyBot } from "./middleware/bots.js";
+export {
+  applyRules,
+  type BotCategory,
+  type BotInfo,
+  RULES,
+  type Rule,
+  type RuleCatalog,
+  type RuleChange,
+  type RuleDecision,
+  type RuleEvidence,
+  type RulesResult,
+} from "./rules/index.js";
 export type * from "./types.js";
 export {
   DEVICE_LIST_FIELDS,

@@ -219,8 +219,6 @@ export interface HintedDetection {
   readonly userAgent: string;
   /** Whether `userAgent` was rebuilt. */
   readonly rebuilt: boolean;
-  /** `general_platform_version` in the form the specs use (`14`, `11`, `14.5`), when the hints tell it. */
-  readonly platformVersion: string | undefined;
 }
 
 /** Browser tokens of reduced user-agents (`Name/131.0.0.0`) and the brands that carry their full versions. */
@@ -289,43 +287,14 @@ function rebuildAndroid(userAgent: string, hints: ClientHints): string {
   return rebuilt;
 }
 
-/** Windows' `Sec-CH-UA-Platform-Version` as the Windows release it stands for (only asked for behind `Windows NT 10.0`). */
-function windowsRelease(version: string): string | undefined {
-  const first = Number(major(version));
-  if (first >= 13) return "11";
-  if (first >= 1) return "10";
-  return undefined;
-}
-
-/** macOS `14.5.0` → `14.5`. */
-function macosRelease(version: string): string {
-  const [first, second = "0"] = version.split(".");
-  return `${first}.${second}`;
-}
-
 /**
- * What the hints of a request change for a {@link HintTarget}: the pre-reduction user-agent
- * (Android: version, model, `Mobile` token, full browser versions) and the platform version the
- * user-agent freezes. Hints that disagree with the user-agent (another platform, a browser major
- * other than the user-agent's) are ignored.
+ * The user-agent the hints of a request stand for: for Chrome's reduced Android one, the
+ * pre-reduction user-agent (version, model, `Mobile` token, full browser versions); the Windows
+ * and macOS tokens stay as they are (the platform version the hints tell is filled by the
+ * frozen-version rule above the database). Hints for another platform are ignored.
  */
 export function applyClientHints(target: HintTarget, userAgent: string, hints: ClientHints): HintedDetection {
-  if (hints.platform !== PLATFORM_NAME[target])
-    return { userAgent, rebuilt: false, platformVersion: undefined };
-  const version = hints.platformVersion;
-  if (target === "android") {
-    const rebuilt = rebuildAndroid(userAgent, hints);
-    return {
-      userAgent: rebuilt,
-      rebuilt: rebuilt !== userAgent,
-      platformVersion: version === undefined ? undefined : major(version),
-    };
-  }
-  const platformVersion =
-    version === undefined
-      ? undefined
-      : target === "windows"
-        ? windowsRelease(version)
-        : macosRelease(version);
-  return { userAgent, rebuilt: false, platformVersion };
+  if (target !== "android" || hints.platform !== PLATFORM_NAME[target]) return { userAgent, rebuilt: false };
+  const rebuilt = rebuildAndroid(userAgent, hints);
+  return { userAgent: rebuilt, rebuilt: rebuilt !== userAgent };
 }

@@ -1,34 +1,83 @@
 // One detection as the middleware makes it, without a memo: for `hd3 detect`, `hd3 serve` and anyone holding a detector.
 
 import { DEFAULT_SCRIPT_COOKIE } from "../middleware/device-script.js";
+import {
+  applyRules,
+  type BotInfo,
+  type RuleCatalog,
+  type RuleEvidence,
+  type RulesResult,
+} from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply } from "../types.js";
-import { checkReply, type DecidedBy, withEvidence } from "./device.js";
+import { checkReply, type DecidedBy } from "./device.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
 import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
 
 /** A detect reply with what the request's evidence decided in it. */
 export interface DetectWithEvidenceReply extends DetectReply {
-  /** What the detection ran on: the user-agent as sent, the client hints, or the page script. */
+  /** What decided the device: the user-agent as sent, the client hints, or the page script. */
   readonly decidedBy: DecidedBy;
+  /** The rules above the database that changed the reply, and the fields each filled. */
+  readonly decisions: RulesResult["decisions"];
+  /** The models that fit the page script's screen, most likely first, when several do. */
+  readonly candidates?: readonly string[];
+  /** The crawler, when the request comes from one. */
+  readonly bot?: BotInfo;
+}
+
+/** The database a detector holds, for the rules that read it: a local engine's records. */
+export function catalogOf(detector: unknown): RuleCatalog | undefined {
+  const devices = (detector as { devices?: unknown } | undefined)?.devices;
+  return typeof devices === "function" ? (detector as RuleCatalog) : undefined;
 }
 
 /** Reads the evidence with everything on: the hints and the page script's default cookie. */
 const readEvidence = createEvidenceReader({ clientHints: true, scriptCookie: DEFAULT_SCRIPT_COOKIE });
 
+/** A reply completed by the rules above the database, with what decided it. */
+export interface CompletedReply extends RulesResult {
+  readonly decidedBy: DecidedBy;
+}
+
 /**
- * A detector's reply checked and completed by what the evidence tells and the database cannot:
- * the same step for the middleware, `hd3 detect` and `hd3 serve`.
+ * A detector's reply checked and completed by what the evidence tells and the database cannot
+ * (the rules of `src/rules/`), with the crawler the request comes from: the same step for the
+ * middleware, `createDeviceDetector`, `hd3 detect` and `hd3 serve`. `catalog` is the local
+ * engine's database, when there is one (the model from the screen needs it);
+ * `specificDevice` tells whether the engine found a specific device by its own evidence.
  */
 export function completeReply(
   raw: unknown,
   evidence: Evidence,
   input: DetectionInput,
-): { readonly reply: DetectReply; readonly decidedBy: DecidedBy } {
-  const part = withEvidence(
-    { reply: checkReply(raw), bot: false },
-    { decidedBy: input.decidedBy, hintTarget: evidence.hintTarget, platformVersion: input.platformVersion },
-  );
-  return { reply: part.reply, decidedBy: part.decidedBy ?? "user-agent" };
+  catalog?: RuleCatalog,
+  specificDevice?: () => boolean,
+): CompletedReply {
+  const rules: RuleEvidence = {
+    userAgent: evidence.userAgent,
+    headers: input.headers,
+    hints: input.hints,
+    screen: evidence.screen,
+    ...(specificDevice === undefined ? {} : { specificDevice }),
+  };
+  const result = applyRules(checkReply(raw), rules, catalog);
+  return { ...result, decidedBy: decidedBy(input, evidence, result.decisions) };
+}
+
+/**
+ * What decided the device: the page script when the screen named the model, the client hints
+ * when a rule filled a field behind a user-agent they complete, else what the detection ran on.
+ */
+function decidedBy(
+  input: DetectionInput,
+  evidence: Evidence,
+  decisions: RulesResult["decisions"],
+): DecidedBy {
+  if (decisions.some((decision) => decision.rule === "screen-model")) return "page-script";
+  if (input.decidedBy === "user-agent" && evidence.hintTarget !== undefined && decisions.length > 0) {
+    return "client-hints";
+  }
+  return input.decidedBy;
 }
 
 /**
@@ -50,6 +99,18 @@ export async function detectWithEvidence(
 ): Promise<DetectWithEvidenceReply> {
   const evidence = readEvidence(nodeHeaders(headers));
   const input = detectionInput(evidence);
-  const { reply, decidedBy } = completeReply(await detector.detect(input.headers, params), evidence, input);
-  return { ...reply, decidedBy };
+  const raw = await detector.detect(input.headers, params);
+  const { reply, decidedBy, decisions, candidates, bot } = completeReply(
+    raw,
+    evidence,
+    input,
+    catalogOf(detector),
+  );
+  return {
+    ...reply,
+    decidedBy,
+    decisions,
+    ...(candidates === undefined ? {} : { candidates }),
+    ...(bot === undefined ? {} : { bot }),
+  };
 }

@@ -12,10 +12,11 @@ import {
   HdTimeoutError,
 } from "../errors.js";
 import { warnOnce } from "../logger.js";
-import { foundSpecificDevice, isCrawler, prepareCrawlerTest } from "../middleware/bots.js";
+import { foundSpecificDevice, identifyBot, prepareCrawlerTest } from "../middleware/bots.js";
+import type { BotInfo } from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
 import { guardCloud } from "./cloud-guards.js";
-import { completeReply } from "./detect-with-evidence.js";
+import { catalogOf, completeReply } from "./detect-with-evidence.js";
 import { chooseDetectors } from "./detectors.js";
 import {
   buildDevice,
@@ -342,15 +343,29 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     }).then((device) => count(forVisitor(device, evidence)));
   };
 
-  /** A reply as `req.device` gets it: checked, what the evidence decided, the crawler's class. */
-  const normalise = (raw: unknown, miss: DetectingMiss, bot: boolean): DevicePart => {
-    const { reply, decidedBy } = completeReply(raw, miss.evidence, miss.input);
-    return { ...withCrawlerHint({ reply, bot }, miss.evidence.userAgent), decidedBy };
+  /**
+   * A reply as `req.device` gets it: checked, completed by the rules above the database (with the
+   * local engine's records when there is one), the crawler named. `specificDevice`: whether the
+   * local engine found a specific device by its own evidence.
+   */
+  const normalise = (raw: unknown, miss: DetectingMiss, specificDevice?: () => boolean): DevicePart => {
+    const done = completeReply(raw, miss.evidence, miss.input, catalogOf(engine?.current()), specificDevice);
+    const part: DevicePart = {
+      reply: done.reply,
+      bot: done.bot !== undefined,
+      decidedBy: done.decidedBy,
+      decisions: done.decisions,
+      ...(done.bot === undefined ? {} : { botInfo: done.bot }),
+      ...(done.candidates === undefined ? {} : { candidates: done.candidates }),
+    };
+    return withCrawlerHint(part, miss.evidence.userAgent);
   };
 
-  /** Crawler or visitor: as remembered, else from the user-agent (`specificDevice`: the engine's evidence). */
-  const isBot = (miss: Miss, specificDevice?: () => boolean): boolean =>
-    miss.seen.device?.value.bot ?? isCrawler(miss.evidence.userAgent, specificDevice);
+  /** The crawler a request comes from, before any detection: as remembered, else from its user-agent. */
+  const crawlerOf = (miss: Miss): BotInfo | undefined =>
+    miss.seen.device !== undefined
+      ? miss.seen.device.value.botInfo
+      : identifyBot(miss.evidence.userAgent, false);
 
   /** Runs the local engine: a device part, or a throw when it fails or answers garbage. */
   const runLocal = async (miss: DetectingMiss, local: Detector): Promise<DevicePart> => {
@@ -358,11 +373,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     dataChanged();
     const headers = miss.input.headers;
     const raw = await local.detect(headers);
-    return normalise(
-      raw,
-      miss,
-      isBot(miss, () => foundSpecificDevice(checkReply(raw), local, headers)),
-    );
+    return normalise(raw, miss, () => foundSpecificDevice(checkReply(raw), local, headers));
   };
 
   /** The local engine's answer when it is loaded and answers synchronously (a fallback cannot wait). */
@@ -375,11 +386,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
       const raw = local.detect(headers);
       if (isThenable(raw)) return undefined;
       metrics.localDetections++;
-      return normalise(
-        raw,
-        detecting,
-        isBot(miss, () => foundSpecificDevice(checkReply(raw), local, headers)),
-      );
+      return normalise(raw, detecting, () => foundSpecificDevice(checkReply(raw), local, headers));
     } catch {
       return undefined;
     }
@@ -465,8 +472,8 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   const detectCloud = async (miss: DetectingMiss): Promise<Device> => {
     const { evidence, geoIp } = miss;
-    const bot = isBot(miss);
-    if (skipBots && bot) {
+    const bot = crawlerOf(miss);
+    if (skipBots && bot !== undefined) {
       metrics.skippedBots++;
       return withoutCloud(miss, bot, "Skipped: crawler (skipBots)", true);
     }
@@ -486,7 +493,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
           geoIp,
           signal,
         );
-        const part = normalise(reply, miss, bot);
+        const part = normalise(reply, miss);
         memo?.set(evidence.key, { kind: "device", ...part, source: "cloud" });
         return buildDevice(part, "cloud", geoIp === undefined ? undefined : rememberGeo(geoIp, geo));
       });
@@ -497,7 +504,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
   };
 
   /** No cloud call for this request (a crawler, a spent quota): memo, then local engine, then skipped. */
-  const withoutCloud = (miss: Miss, bot: boolean, reason: string, remember: boolean): Device => {
+  const withoutCloud = (miss: Miss, bot: BotInfo | undefined, reason: string, remember: boolean): Device => {
     const remembered = miss.seen.geo?.value.geoip;
     if (miss.seen.device !== undefined) return buildDevice(miss.seen.device.value, "memo", remembered);
     const local = localNow(miss);
@@ -523,7 +530,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     }
     const heldBack = error instanceof CloudPausedError || error instanceof HdClientBudgetError;
     return buildDevice(
-      noReply(error.message, isBot(miss), evidence.userAgent),
+      noReply(error.message, crawlerOf(miss), evidence.userAgent),
       heldBack ? "skipped" : attempted,
       remembered,
       error,

@@ -2,6 +2,7 @@
 
 import { HdProtocolError } from "../errors.js";
 import type { DeviceScreen } from "../middleware/device-script.js";
+import type { BotInfo, RuleDecision } from "../rules/index.js";
 import {
   DEVICE_LIST_FIELDS,
   DEVICE_STRING_FIELDS,
@@ -11,16 +12,17 @@ import {
   type GeoIp,
   type ProductInfo,
 } from "../types.js";
-import type { HintTarget } from "./client-hints.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
 
 /**
- * What the detection ran on: `user-agent` (the user-agent as sent, the usual case),
+ * What decided the device: `user-agent` (the user-agent as sent, the usual case),
  * `client-hints` (the user-agent rebuilt from the User-Agent Client Hints, which name the model
- * and platform version a reduced user-agent hides, or a platform version filled from them), or
- * `page-script` (the page script's cookie showed a touch screen behind a Mac user-agent: an iPad).
+ * a reduced user-agent hides, or a field a rule filled from them, such as Windows 11 behind
+ * `Windows NT 10.0`), or `page-script` (the page script's cookie: a touch screen behind a Mac
+ * user-agent, an iPad or an iPhone asking for the desktop site, or the model from the screen).
+ * `decisions` says which rules filled which fields.
  */
 export type DecidedBy = "user-agent" | "client-hints" | "page-script";
 
@@ -31,6 +33,9 @@ export type DeviceClass =
   | "Computer"
   | "Desktop"
   | "Console"
+  | "TV"
+  | "Wearable"
+  | "XR"
   | "Unknown"
   | (string & {});
 
@@ -79,6 +84,15 @@ export interface Device {
   readonly isDesktop: boolean;
   /** The user-agent is a crawler or script (see docs/bots.md), or the class is `Bot`. */
   readonly isBot: boolean;
+  /** The crawler: its name and what it is for (`search`, `ai-crawler`, ...); `undefined` for a person. */
+  readonly bot: BotInfo | undefined;
+  /**
+   * When the page script's screen fits several models the database cannot tell apart (an iPhone
+   * 15 and 16 share one), their names, most likely first; `undefined` otherwise.
+   */
+  readonly candidates: readonly string[] | undefined;
+  /** The rules above the database that changed this device, and the fields each filled (`docs/client-hints.md`). */
+  readonly decisions: readonly RuleDecision[];
 }
 
 /** Specs of an unknown device: every field empty. Frozen and shared. */
@@ -90,6 +104,7 @@ export const EMPTY_SPECS: DeviceSpecs = Object.freeze(
 );
 
 const DESKTOP_CLASSES: ReadonlySet<string> = new Set(["Computer", "Desktop"]);
+const NO_DECISIONS: readonly RuleDecision[] = Object.freeze([]);
 
 /**
  * Class hinted by a user-agent, used for crawlers that were not detected: a crawler announcing a
@@ -104,9 +119,16 @@ export function classHintFromUserAgent(userAgent: string): DeviceClass {
 /** Parts of a device that do not depend on the request's IP. */
 export interface DevicePart {
   readonly reply: DetectReply;
+  /** Whether the request comes from a crawler. */
   readonly bot: boolean;
-  /** What the detection ran on; `user-agent` when not set (memo entries written before it existed). */
+  /** Which crawler, when one is named. */
+  readonly botInfo?: BotInfo;
+  /** What decided the device; `user-agent` when not set. */
   readonly decidedBy?: DecidedBy;
+  /** The rules that changed the reply. */
+  readonly decisions?: readonly RuleDecision[];
+  /** The models that fit when one alone cannot be told. */
+  readonly candidates?: readonly string[];
 }
 
 /** What belongs to one visitor, not to the device: filled per request, never memoised. */
@@ -147,6 +169,9 @@ export function buildDevice(
     isTablet: cls === "Tablet",
     isDesktop: DESKTOP_CLASSES.has(cls),
     isBot: bot || cls === "Bot",
+    bot: part.botInfo,
+    candidates: part.candidates,
+    decisions: part.decisions ?? NO_DECISIONS,
   };
   if (error !== undefined) device.error = error;
   return Object.freeze(device);
@@ -189,55 +214,21 @@ export function forVisitor(device: Device, visitor: Visitor): Device {
   });
 }
 
-/** How each hinted platform is named in the specs, so a hinted version lands on that platform only. */
-const HINTED_PLATFORM: Readonly<Record<HintTarget, RegExp>> = {
-  android: /^android/i,
-  windows: /^windows(?! ?phone)/i,
-  macos: /^mac/i,
-};
-
-/** What decided a detection, as the middleware worked it out before detecting (a `PickedHeaders`). */
-export interface Evidence {
-  readonly decidedBy: DecidedBy;
-  readonly hintTarget: HintTarget | undefined;
-  readonly platformVersion: string | undefined;
-}
-
-/**
- * A detected part with what decided it, and the platform version the client hints told when the
- * user-agent froze it (Windows 11 behind `Windows NT 10.0`, the real macOS or Android version),
- * when the detected platform is the hinted one. Applied before the part is memoised, so memo
- * hits carry it at no cost.
- */
-export function withEvidence(part: DevicePart, evidence: Evidence): DevicePart {
-  const { decidedBy, hintTarget, platformVersion } = evidence;
-  if (decidedBy === "user-agent") return part;
-  const specs = part.reply.hd_specs;
-  if (
-    platformVersion === undefined ||
-    hintTarget === undefined ||
-    specs === undefined ||
-    !HINTED_PLATFORM[hintTarget].test(specs.general_platform)
-  ) {
-    return { ...part, decidedBy };
-  }
-  return {
-    ...part,
-    reply: { ...part.reply, hd_specs: { ...specs, general_platform_version: platformVersion } },
-    decidedBy,
-  };
-}
-
 /** A reply for "no detection ran": status `-1`, the given message, and a class hinted for crawlers. */
-export function noReply(message: string, bot: boolean, userAgent: string): DevicePart {
-  return { reply: { status: -1, message, class: bot ? classHintFromUserAgent(userAgent) : "Unknown" }, bot };
+export function noReply(message: string, bot: BotInfo | undefined, userAgent: string): DevicePart {
+  const reply = {
+    status: -1,
+    message,
+    class: bot === undefined ? "Unknown" : classHintFromUserAgent(userAgent),
+  };
+  return bot === undefined ? { reply, bot: false } : { reply, bot: true, botInfo: bot };
 }
 
 /** For crawlers whose device was not found, lets the user-agent's mobile hint decide the class. */
 export function withCrawlerHint(part: DevicePart, userAgent: string): DevicePart {
   if (!part.bot || (part.reply.class && part.reply.class !== "Unknown")) return part;
   const hint = classHintFromUserAgent(userAgent);
-  return hint === "Unknown" ? part : { reply: { ...part.reply, class: hint }, bot: true };
+  return hint === "Unknown" ? part : { ...part, reply: { ...part.reply, class: hint } };
 }
 
 /**

@@ -105,7 +105,7 @@ export const EVIDENCE: readonly EvidenceRow[] = Object.freeze([
   { ...hint("sec-ch-ua-platform", "Sec-CH-UA-Platform", ALL_TARGETS), inKey: "never" },
   hint("sec-ch-ua-model", "Sec-CH-UA-Model", ["android"], "critical-ch"),
   hint("sec-ch-ua-platform-version", "Sec-CH-UA-Platform-Version", ALL_TARGETS, "critical-ch"),
-  hint("sec-ch-ua-full-version-list", "Sec-CH-UA-Full-Version-List", ["android"], "accept-ch"),
+  hint("sec-ch-ua-full-version-list", "Sec-CH-UA-Full-Version-List", ALL_TARGETS, "accept-ch"),
   hint("sec-ch-ua-mobile", "Sec-CH-UA-Mobile", ["android"]),
   hint("sec-ch-ua-form-factors", "Sec-CH-UA-Form-Factors", ["android"], "accept-ch"),
   {

@@ -2,8 +2,10 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import {
+  appleTouchDeviceOf,
   type DeviceScreen,
   iPadUserAgent,
+  iPhoneUserAgent,
   isMacSafari,
   readScriptCookie,
 } from "../middleware/device-script.js";
@@ -190,48 +192,38 @@ export interface DetectionInput {
   readonly decidedBy: DecidedBy;
   /** The client hints that complete the user-agent, parsed (`{}` when none apply). */
   readonly hints: ClientHints;
-  /** `general_platform_version` the hints tell for a frozen user-agent, in the specs' form. */
-  readonly platformVersion: string | undefined;
 }
 
 const NO_PARSED_HINTS: ClientHints = Object.freeze({});
 
 /**
- * The input of a detection: the user-agent rebuilt from the client hints (or the iPad
- * user-agent a touch-screen Mac stands for), the same for the local engine and the cloud. The
- * evidence's own headers are returned as they are when nothing applies.
+ * The input of a detection: the user-agent rebuilt from the client hints, or the iPad or iPhone
+ * user-agent a touch screen behind Safari's Mac one stands for (an iPad, or an iPhone asking for
+ * the desktop site), the same for the local engine and the cloud. The evidence's own headers are
+ * returned as they are when nothing applies.
  */
 export function detectionInput(evidence: Evidence): DetectionInput {
   const { screen, userAgent, hintTarget } = evidence;
-  if (screen !== undefined && screen.maxTouchPoints > 1) {
-    const iPad = iPadUserAgent(userAgent);
-    if (iPad !== undefined) {
+  if (screen !== undefined && screen.maxTouchPoints > 1 && isMacSafari(userAgent)) {
+    const kind = appleTouchDeviceOf(screen);
+    const apple =
+      kind === "iPhone" ? iPhoneUserAgent(userAgent) : kind === "iPad" ? iPadUserAgent(userAgent) : undefined;
+    if (apple !== undefined) {
       return {
-        headers: { ...evidence.headers, "user-agent": iPad },
+        headers: { ...evidence.headers, "user-agent": apple },
         decidedBy: "page-script",
         hints: NO_PARSED_HINTS,
-        platformVersion: undefined,
       };
     }
   }
-  if (hintTarget === undefined) {
-    return {
-      headers: evidence.headers,
-      decidedBy: "user-agent",
-      hints: NO_PARSED_HINTS,
-      platformVersion: undefined,
-    };
-  }
+  if (hintTarget === undefined)
+    return { headers: evidence.headers, decidedBy: "user-agent", hints: NO_PARSED_HINTS };
   const hints = parseClientHints({
     ...evidence.hints,
     "sec-ch-ua-platform": `"${PLATFORM_NAME[hintTarget]}"`,
   });
   const hinted = applyClientHints(hintTarget, userAgent, hints);
-  const decided = hinted.rebuilt || hinted.platformVersion !== undefined;
-  return {
-    headers: hinted.rebuilt ? { ...evidence.headers, "user-agent": hinted.userAgent } : evidence.headers,
-    decidedBy: decided ? "client-hints" : "user-agent",
-    hints,
-    platformVersion: hinted.platformVersion,
-  };
+  return hinted.rebuilt
+    ? { headers: { ...evidence.headers, "user-agent": hinted.userAgent }, decidedBy: "client-hints", hints }
+    : { headers: evidence.headers, decidedBy: "user-agent", hints };
 }

@@ -1,20 +1,17 @@
 // The memo in front of detection: a CacheStore of detections plus single flight for misses.
 
 import type { CacheEntry, CacheStore } from "../cache/types.js";
-import type { DetectReply, GeoIp } from "../types.js";
-import type { DecidedBy } from "./device.js";
+import type { GeoIp } from "../types.js";
+import type { DevicePart } from "./device.js";
 
-/** A remembered device part, keyed by the detection headers. Never holds geoip. */
-export interface MemoDevice {
+/**
+ * A remembered device part (the reply without `geoip`, the crawler, what decided it, the rules'
+ * decisions and candidates), keyed by the evidence. Never holds geoip.
+ */
+export interface MemoDevice extends DevicePart {
   readonly kind: "device";
-  /** The reply without `geoip`. */
-  readonly reply: DetectReply;
   /** Where the reply came from. */
   readonly source: "local" | "cloud";
-  /** Whether the user-agent is a crawler. */
-  readonly bot: boolean;
-  /** What the detection ran on (absent in entries written before it was recorded: `user-agent`). */
-  readonly decidedBy?: DecidedBy;
 }
 
 /** A remembered geoip, keyed by client IP. */

@@ -5,6 +5,7 @@ import type {
   DetectParams,
   DetectReply,
   DeviceRecord,
+  DeviceSpecs,
   HeadersInput,
   ModelsReply,
   SpecsDownload,
@@ -237,6 +238,15 @@ export class LocalEngine implements Detector {
       platform,
       browser,
     };
+  }
+
+  /**
+   * Every device record's specs in the data in use, in download order: the same array for as
+   * long as the data is (the rules above the database index it once, e.g. the model from the
+   * screen). Normalises every record on the first call.
+   */
+  devices(): readonly DeviceSpecs[] {
+    return this.data.specs.allDevices();
   }
 
   /** Distinct vendors, sorted (reply shape of the cloud call; `status` a number). */

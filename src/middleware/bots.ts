@@ -3,8 +3,10 @@
 import { createIsbotFromList, isbot, isbotPatterns, list } from "isbot";
 import { DEVICE_STEP } from "../engine/detection.js";
 import { LocalEngine } from "../engine/local-engine.js";
+import type { BotInfo } from "../rules/rule.js";
 import type { Detector, DetectReply, HeadersInput } from "../types.js";
 import { HANDSET_USER_AGENTS } from "./handset-user-agents.js";
+import { knownBot } from "./known-bots.js";
 
 /** isbot's patterns, split by whether a real handset's user-agent trips them. */
 export interface BotPatterns {
@@ -112,4 +114,140 @@ export function foundSpecificDevice(reply: DetectReply, engine: Detector, header
     return false;
   }
   return !(engine instanceof LocalEngine) || engine.explain(headers).deviceStep !== DEVICE_STEP.generic;
+}
+
+// ---- who the crawler is, and the people isbot's patterns would skip ----
+
+/**
+ * In-app browsers and app clients of social, chat and video apps: a person reading a link in
+ * Facebook (`FBAN`/`FBAV`, `FB_IAB`), Messenger (`Orca-Android`, `MessengerForiOS`), Instagram,
+ * Threads (`Barcelona`), WeChat (`MicroMessenger`), TikTok (`musical_ly`, `BytedanceWebview`,
+ * `trill`), LINE, Snapchat, Pinterest, YouTube, the Google app (`GSA`), X/Twitter, LinkedIn,
+ * KakaoTalk, NAVER, Zalo, Kik, Flipboard, Reddit, DuckDuckGo, Yandex, Teams or Slack's desktop app.
+ */
+const IN_APP =
+  /FBAN\/|FBAV\/|FB_IAB|FBIOS|FB4A|Orca-Android|MessengerForiOS|MessengerLite|\bInstagram[ /]\d|Barcelona \d|MicroMessenger|\bWeChat|Weixin|musical_ly|BytedanceWebview|\bTikTok|\btrill_|\bLine\/\d|Snapchat ?\/?\d|\[Pinterest\/|Pinterest\/(?:Android|iOS)|com\.google\.(?:ios|android)\.youtube|\bYouTube\/|\bGSA\/|Twitter for|TwitterAndroid|LinkedInApp|KAKAOTALK|NAVER\(inapp|\bZalo|\bKik\/|Flipboard\/|Reddit\/|\bTeams\/|Slack_SSB|DuckDuckGo\/\d|YaApp_|YandexSearch\//;
+
+/**
+ * Signs no person's browser shows, in lower case: a crawler's word, an address, a headless or
+ * scripted browser, a tool. A device named beside them does not make a person. Searched with
+ * `includes` on the lower-cased user-agent: one pass each, where one pattern of them all would
+ * try every alternative at every position.
+ */
+const AUTOMATED_WORDS: readonly string[] = [
+  "crawl",
+  "spider",
+  "scraper",
+  "scrapy",
+  "slurp",
+  "http://",
+  "https://",
+  "headless",
+  "phantomjs",
+  "puppeteer",
+  "playwright",
+  "selenium",
+  "webdriver",
+  "lighthouse",
+  "ptst/",
+  "powershell",
+  "jsdom",
+  "adobeair",
+  "gtmetrix",
+  "amzn-user",
+  "check_http",
+  "validator",
+  "checker",
+  "monitor/",
+];
+/** A crawler's name ending in `bot` (`Googlebot/`, `AhrefsBot;`, `Bot/1.0`), asked only when `bot` is there. */
+const BOT_WORD = /(?<=[a-z0-9])bot(?:\b|[/_;-])|\bbot[/;]|\bbot \d/;
+/** An e-mail address, asked only when `@` is there. */
+const EMAIL = /@[a-z0-9-]+\.[a-z]{2,}\b/;
+
+/** Scripts' and tools' clients, which name themselves first. */
+const TOOL =
+  /^(?:curl|Wget|python|Go-http-client|axios|node-fetch|undici|Java\/|Apache-HttpClient|libwww-perl|okhttp|Scrapy|aiohttp|httpx|Ruby|PHP|Dart\/|Deno\/|Bun\/|got |ELinks|Lynx|w3m|Links)\b/i;
+
+/** Whether the user-agent shows a sign no person's browser shows (see {@link AUTOMATED_WORDS}). */
+function looksAutomated(userAgent: string): boolean {
+  if (TOOL.test(userAgent)) return true;
+  const lower = userAgent.toLowerCase();
+  if (lower.includes("bot") && BOT_WORD.test(lower)) return true;
+  if (lower.includes("@") && EMAIL.test(lower)) return true;
+  for (const word of AUTOMATED_WORDS) if (lower.includes(word)) return true;
+  return false;
+}
+
+/** How much of a user-agent the crawler test reads: real ones, crawlers' included, stay well under it. */
+const MAX_BOT_TEXT = 1024;
+
+/** An address in a user-agent: crawlers say where to read about them; in-app browsers do not. */
+const ADDRESS = /https?:\/\//i;
+
+/** Handsets whose names trip a crawler word: CUBOT phones, phones named "POWER BOT". */
+const HANDSET_NAMES_LIKE_BOTS = /CUBOT|POWER ?BOT\b/gi;
+
+/** Devices that are not phones but carry a person's browser or app: TVs, set-top boxes, consoles, headsets. */
+const OTHER_DEVICE_TOKEN =
+  /Apple ?TV|tvOS|\bAFT[A-Z0-9]{1,6}\b|\bRoku|Smart-?TV|Tizen|Web0S|webOS|CrKey|Xbox|\bQuest\b|HbbTV|BRAVIA|Android ?TV|Google ?TV/i;
+
+/** A crawler's word inside a name (`AhrefsBot`, `MyCrawler-2`), found first so the name around it is read in one pass. */
+const CRAWLER_WORD = /bot|crawler|spider|scraper|fetcher/i;
+const NAME_CHARACTER = /[\w.-]/;
+
+/** The name-like token (word characters, `.`, `-`) around `at`. */
+function tokenAround(text: string, at: number): string {
+  let start = at;
+  let end = at;
+  while (start > 0 && NAME_CHARACTER.test(text.charAt(start - 1))) start--;
+  while (end < text.length && NAME_CHARACTER.test(text.charAt(end))) end++;
+  return text.slice(start, end);
+}
+
+/** The name a crawler the table does not know goes by: its `...bot` word, its `compatible;` product, or its first product token. */
+function botName(userAgent: string): string {
+  const word = CRAWLER_WORD.exec(userAgent);
+  const named =
+    (word === null ? undefined : tokenAround(userAgent, word.index)) ??
+    /compatible; ?([^;/)]+)/i.exec(userAgent)?.[1] ??
+    /^\s*([^\s/;(]+)/.exec(userAgent)?.[1];
+  const name = named?.trim() ?? "";
+  return name === "" || /^Mozilla$/i.test(name) ? "unknown" : name.slice(0, 64);
+}
+
+/** Whether any of isbot's patterns, crawler or ambiguous, matches. */
+function matchesIsbot(userAgent: string): boolean {
+  const m = crawlerMatchers();
+  return m.crawler(userAgent) || m.ambiguous(userAgent);
+}
+
+/**
+ * Who a crawler is, or `undefined` for a person. A person: an in-app browser (Facebook,
+ * Messenger, Instagram, WeChat, TikTok, LINE, Snapchat, YouTube, ...), or a request whose
+ * user-agent matches only a crawler pattern a person's device can trip (`google` in
+ * `Google Pixel`, a long token without spaces) while the detector named a specific handset
+ * (`namedSpecificDevice`) or the user-agent names a handset, TV, console or headset. A crawler:
+ * a well-known crawler's name (its category from the table in `known-bots.ts`), or isbot's
+ * patterns with no such evidence, or a sign no browser shows (a crawler's name, an address, a
+ * headless browser, a script's client): then named from the user-agent, category `other`.
+ *
+ * @example
+ * identifyBot("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", false);
+ * // { name: "Googlebot", category: "search" }
+ */
+export function identifyBot(userAgent: string, namedSpecificDevice: boolean): BotInfo | undefined {
+  // Every sign and name stands in a user-agent's first characters; a longer one (12 KB of
+  // hostile text) would make each pattern's work grow with its length.
+  const head = userAgent.length > MAX_BOT_TEXT ? userAgent.slice(0, MAX_BOT_TEXT) : userAgent;
+  const text = head.replace(HANDSET_NAMES_LIKE_BOTS, "");
+  const automated = looksAutomated(text);
+  // Most requests are people's and match neither: they pay two tests, not the table's.
+  if (!automated && !matchesIsbot(text)) return undefined;
+  const known = knownBot(head);
+  if (known !== undefined) return known;
+  if (IN_APP.test(head) && !ADDRESS.test(head)) return undefined;
+  if (automated) return { name: botName(text), category: "other" };
+  if (namedSpecificDevice || namesDevice(text) || OTHER_DEVICE_TOKEN.test(text)) return undefined;
+  return { name: botName(text), category: "other" };
 }

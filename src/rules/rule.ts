@@ -14,6 +14,13 @@ export interface RuleEvidence {
   readonly hints: ClientHints;
   /** What the page script measured (its cookie), when the request carried it. */
   readonly screen: DeviceScreen | undefined;
+  /**
+   * Whether the detector found a specific device by its own evidence (for the local engine: not
+   * only through the fallback tree that maps whole families to one record), or a function that
+   * tells it, asked at most once and only for a reply naming a vendor other than `Generic` and a
+   * model. When absent, such a reply counts as a specific device.
+   */
+  readonly specificDevice?: boolean | (() => boolean);
 }
 
 /** Device records a rule may consult (the local engine's database), e.g. to name a model from the screen. */
@@ -53,5 +60,11 @@ export interface RuleChange {
 export interface Rule {
   /** Its name, reported in `req.device.decidedBy` / `decisions` when it changed something. */
   readonly name: string;
+  /**
+   * The rule replaces a family's record (the database's generic iPhone) by one model of that
+   * family, and checks itself which records it may replace: the guard that keeps rules off a
+   * specific device does not apply to it.
+   */
+  readonly refinesFamilyRecord?: boolean;
   apply(reply: DetectReply, evidence: RuleEvidence, catalog: RuleCatalog | undefined): RuleChange | undefined;
 }

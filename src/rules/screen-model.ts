@@ -1,6 +1,6 @@
 // The model from the screen: which iPhone or iPad records of the database fit the page script's measured screen.
 
-import { type DeviceScreen, isMacSafari } from "../middleware/device-script.js";
+import type { DeviceScreen } from "../middleware/device-script.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
 import type { Rule, RuleCatalog, RuleChange, RuleEvidence } from "./rule.js";
 
@@ -230,6 +230,7 @@ function sharedDisplay(fits: readonly ScreenModel[], screen: DeviceScreen): Part
  */
 export const screenModel: Rule = {
   name: "screen-model",
+  refinesFamilyRecord: true,
   apply(
     reply: DetectReply,
     evidence: RuleEvidence,
@@ -250,17 +251,3 @@ export const screenModel: Rule = {
     return { specs: sharedDisplay(fits, screen), candidates: fits.map((m) => m.record.general_model) };
   },
 };
-
-/** User-agents the database may answer with its generic iPhone or iPad record. */
-const APPLE_TOUCH_USER_AGENT = /iPhone|iPad/;
-
-/**
- * The part of a memo key the screen adds for a request the rule may decide (an iPhone or iPad
- * user-agent, or Safari's Mac one, which iPads and desktop-mode iPhones send): the screen, pixel
- * ratio and whether it has touch; `""` for any other request, or without a screen. Two requests
- * with the same detection headers and the same part get the same answer from the rule.
- */
-export function screenKeyPart(userAgent: string, screen: DeviceScreen | undefined): string {
-  if (screen === undefined || !(APPLE_TOUCH_USER_AGENT.test(userAgent) || isMacSafari(userAgent))) return "";
-  return `\u0004${screen.width}x${screen.height}r${screen.pixelRatio}${screen.maxTouchPoints > 0 ? "t" : ""}`;
-}

@@ -367,7 +367,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         }
         counts.detect++;
         // As the middleware detects: client hints and the page script's cookie in the body count.
-        const { decidedBy: _decidedBy, ...reply } = await detectWithEvidence(
+        // The reply keeps the API v3 shape: what decided it stays here.
+        const { decidedBy, decisions, candidates, bot, ...reply } = await detectWithEvidence(
           engine,
           input.headers,
           input.params,

@@ -41,6 +41,7 @@ describe("the evidence table", () => {
     expect(hintsOf("windows").map((row) => row.name)).toEqual([
       "sec-ch-ua-platform",
       "sec-ch-ua-platform-version",
+      "sec-ch-ua-full-version-list",
     ]);
   });
 

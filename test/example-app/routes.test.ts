@@ -51,9 +51,10 @@ describe("home page", () => {
     expect(res.text).toContain("<dt>Screen (typical of the model)</dt><dd>1179 × 2556 px</dd>");
   });
 
-  it("keeps the model's typical width when the page script has measured the visitor's screen too", async () => {
+  it("takes the display from the page script's screen when several iPhone models fit it", async () => {
     const res = await page("/", { "User-Agent": IPHONE_UA, Cookie: "hd_screen=t5w390h844r3" });
-    expect(res.text).toContain("The typical display of this model is 1179 px wide");
+    // 390 × 844 CSS px at 3x: iPhone 12 to 14, whose displays are 1170 px wide.
+    expect(res.text).toContain("The typical display of this model is 1170 px wide");
     expect(res.text).toContain(
       "<dt>Your screen (page script)</dt><dd>390 × 844 CSS px at 3x, 5 touch points</dd>",
     );

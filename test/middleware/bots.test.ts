@@ -4,7 +4,13 @@ import { isbot, isbotPatterns, list } from "isbot";
 import { describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
-import { foundSpecificDevice, isCrawler, namesDevice, splitBotPatterns } from "../../src/middleware/bots.js";
+import {
+  foundSpecificDevice,
+  identifyBot,
+  isCrawler,
+  namesDevice,
+  splitBotPatterns,
+} from "../../src/middleware/bots.js";
 import { HANDSET_USER_AGENTS } from "../../src/middleware/handset-user-agents.js";
 import type { DetectReply } from "../../src/types.js";
 import {
@@ -161,5 +167,80 @@ describe("foundSpecificDevice", () => {
     expect(foundSpecificDevice(reply("Philips", ""), other, headers)).toBe(false);
     expect(foundSpecificDevice({ status: 301, message: "Nothing Found" }, other, headers)).toBe(false);
     expect(other.calls).toHaveLength(0);
+  });
+});
+
+describe("identifyBot", () => {
+  it.each([
+    [
+      "Facebook on Android",
+      "Mozilla/5.0 (Linux; Android 14; SM-A546B Build/UP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/462.0.0.40.86;]",
+    ],
+    [
+      "Messenger in an app client",
+      "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 7 Build/UQ1A) [FBAN/Orca-Android;FBAV/450.0.0.40.109;FBPN/com.facebook.orca;FBDV/Pixel 7;]",
+    ],
+    [
+      "Facebook on iOS",
+      "[FBAN/FBIOS;FBAV/460.0.0.38.107;FBBV/590000000;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4;]",
+    ],
+    [
+      "Instagram",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 330.0.3.21.99 (iPhone15,2; iOS 17_4; en_GB)",
+    ],
+    [
+      "WeChat",
+      "Mozilla/5.0 (Linux; Android 13; V2250 Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.0.0 Mobile Safari/537.36 XWEB/1160083 MMWEBSDK/20231202 MicroMessenger/8.0.47.2560(0x28002F35) WeChat/arm64 Weixin NetType/WIFI",
+    ],
+    [
+      "TikTok",
+      "Mozilla/5.0 (Linux; Android 13; RMX3771 Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 musical_ly_2023401030 JsSdk/1.0 BytedanceWebview/d8a21c6",
+    ],
+    [
+      "the YouTube app on an iPad",
+      "com.google.ios.youtube/19.20.2 (iPad13,18; U; CPU iPadOS 17_5 like Mac OS X; en_GB)",
+    ],
+    ["Snapchat", "Snapchat/12.80.0.40 (iPhone16,1; iOS 17.4; gzip)"],
+  ])("takes %s for a person", (_name, userAgent) => {
+    expect(identifyBot(userAgent, false)).toBeUndefined();
+  });
+
+  it("takes phones whose names look like crawlers' for people", () => {
+    expect(
+      identifyBot(
+        "Mozilla/5.0 (Linux; Android 8.1.0; POWER BOT Build/O11019) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Mobile Safari/537.36",
+        false,
+      ),
+    ).toBeUndefined();
+    expect(
+      identifyBot(
+        "Mozilla/5.0 (Linux; Android 12; CUBOT_KINGKONG_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/110.0.0.0 Mobile Safari/537.36",
+        false,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("takes a request on which the engine named a handset for a person when only a loose pattern matched", () => {
+    const loose =
+      "Mozilla/5.0 (Linux; Android 13; Google Pixel 7 Build/TQ3A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36";
+    expect(identifyBot(loose, true)).toBeUndefined();
+  });
+
+  it("keeps a crawler that presents itself as a phone a crawler", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    expect(identifyBot(ua, true)).toEqual({ name: "Googlebot", category: "search" });
+  });
+
+  it("names a crawler the table does not know from its user-agent", () => {
+    expect(
+      identifyBot("Mozilla/5.0 (compatible; ExampleCrawler/2.0; +https://crawler.example/about)", false),
+    ).toEqual({ name: "ExampleCrawler", category: "other" });
+    expect(identifyBot("curl/8.5.0", false)).toEqual({ name: "curl", category: "other" });
+  });
+
+  it("takes none of the shipped handset user-agents for a crawler", () => {
+    for (const userAgent of HANDSET_USER_AGENTS)
+      expect(identifyBot(userAgent, false), userAgent).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@ import {
   iPhoneUserAgent,
 } from "../../src/middleware/device-script.js";
 import type { RuleCatalog, RuleEvidence } from "../../src/rules/rule.js";
-import { screenKeyPart, screenModel } from "../../src/rules/screen-model.js";
+import { screenModel } from "../../src/rules/screen-model.js";
 import {
   DEVICE_LIST_FIELDS,
   type DetectReply,
@@ -228,21 +228,6 @@ describe("screenModel", () => {
     };
     for (let i = 0; i < 5; i++) run(chromeOnIos("17_5"), screen(393, 852, 3), counted);
     expect(calls).toBe(1);
-  });
-});
-
-describe("screenKeyPart", () => {
-  it("keys the screen for the user-agents the rule may decide, and only for them", () => {
-    const phone = screenKeyPart(chromeOnIos("17_5"), screen(393, 852, 3));
-    expect(phone).not.toBe("");
-    expect(screenKeyPart(chromeOnIos("17_5"), screen(390, 844, 3))).not.toBe(phone);
-    expect(screenKeyPart(chromeOnIos("17_5"), screen(393, 852, 3, 0))).not.toBe(phone);
-    expect(screenKeyPart(MAC_SAFARI, screen(393, 852, 3))).toBe(phone);
-    expect(screenKeyPart(IPAD_SAFARI, screen(820, 1180, 2))).not.toBe("");
-    expect(screenKeyPart(chromeOnIos("17_5"), undefined)).toBe("");
-    const galaxy =
-      "Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
-    expect(screenKeyPart(galaxy, screen(360, 780, 3))).toBe("");
   });
 });
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
+import { detectWithEvidence } from "../../src/core/detect-with-evidence.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { isHdLicenceError, isHdNotFoundError } from "../../src/errors.js";
 import { createApiServer } from "../../src/server/api-server.js";
@@ -82,13 +83,13 @@ describe.skipIf(!samplePresent)("the self-hosted server on the sample database, 
     }
   }
 
-  it("detects every sample device as the local engine does, one request per call", async () => {
+  it("detects every sample device as the middleware does, one request per call", async () => {
     const hd = client();
     let checked = 0;
     for (const { userAgents } of Object.values(sample.devices)) {
       const ua = userAgents[0];
       if (ua === undefined) continue;
-      const local = engine.detect({ "user-agent": ua });
+      const local = await detectWithEvidence(engine, { "user-agent": ua });
       if (local.status !== 0) continue;
       const remote = await oneRequest(() => hd.detect({ "user-agent": ua }));
       expect(remote.hd_specs).toEqual(local.hd_specs);

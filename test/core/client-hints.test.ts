@@ -8,7 +8,12 @@ import {
   namesPlatform,
   parseClientHints,
 } from "../../src/core/client-hints.js";
-import { ANDROID_HINTS, REDUCED_ANDROID_UA, REDUCED_MAC_UA, REDUCED_WINDOWS_UA } from "./hinted-requests.js";
+import {
+  ANDROID_HINTS,
+  REDUCED_ANDROID_UA,
+  REDUCED_MAC_UA,
+  REDUCED_WINDOWS_UA,
+} from "../middleware/hinted-requests.js";
 
 describe("parseClientHints", () => {
   it("reads every user-agent hint of a Galaxy S24 Ultra, without the GREASE brand", () => {
@@ -113,7 +118,6 @@ describe("applyClientHints", () => {
       userAgent:
         "Mozilla/5.0 (Linux; Android 14; SM-S928B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.135 Mobile Safari/537.36",
       rebuilt: true,
-      platformVersion: "14",
     });
   });
 
@@ -224,7 +228,6 @@ describe("applyClientHints", () => {
     expect(android({ ...ANDROID_HINTS, "sec-ch-ua-platform": '"Windows"' })).toEqual({
       userAgent: REDUCED_ANDROID_UA,
       rebuilt: false,
-      platformVersion: undefined,
     });
   });
 
@@ -234,36 +237,21 @@ describe("applyClientHints", () => {
       "sec-ch-ua-mobile": "?1",
       "sec-ch-ua-platform": '"Android"',
     });
-    expect(first).toEqual({ userAgent: REDUCED_ANDROID_UA, rebuilt: false, platformVersion: undefined });
+    expect(first).toEqual({ userAgent: REDUCED_ANDROID_UA, rebuilt: false });
   });
 
-  it("tells Windows 11 from 10 by Sec-CH-UA-Platform-Version, without touching the user-agent", () => {
-    const windows = (version: string) =>
-      applyClientHints(
-        "windows",
-        REDUCED_WINDOWS_UA,
-        parseClientHints({ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": `"${version}"` }),
-      );
-    expect(windows("15.0.0")).toEqual({
-      userAgent: REDUCED_WINDOWS_UA,
-      rebuilt: false,
-      platformVersion: "11",
-    });
-    expect(windows("13.0.0").platformVersion).toBe("11");
-    expect(windows("10.0.0").platformVersion).toBe("10");
-    expect(windows("1.0.0").platformVersion).toBe("10");
-    expect(windows("0.3.0").platformVersion).toBeUndefined();
-  });
-
-  it("gives the real macOS version as major.minor", () => {
-    const mac = (version: string) =>
-      applyClientHints(
-        "macos",
-        REDUCED_MAC_UA,
-        parseClientHints({ "sec-ch-ua-platform": '"macOS"', "sec-ch-ua-platform-version": `"${version}"` }),
-      ).platformVersion;
-    expect(mac("14.5.0")).toBe("14.5");
-    expect(mac("15.0.0")).toBe("15.0");
-    expect(mac("13")).toBe("13.0");
+  it("leaves Windows and macOS user-agents as they are: the frozen-version rule fills their versions", () => {
+    const windows = applyClientHints(
+      "windows",
+      REDUCED_WINDOWS_UA,
+      parseClientHints({ "sec-ch-ua-platform": '"Windows"', "sec-ch-ua-platform-version": '"15.0.0"' }),
+    );
+    expect(windows).toEqual({ userAgent: REDUCED_WINDOWS_UA, rebuilt: false });
+    const mac = applyClientHints(
+      "macos",
+      REDUCED_MAC_UA,
+      parseClientHints({ "sec-ch-ua-platform": '"macOS"', "sec-ch-ua-platform-version": '"14.5.0"' }),
+    );
+    expect(mac).toEqual({ userAgent: REDUCED_MAC_UA, rebuilt: false });
   });
 });

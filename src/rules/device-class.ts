@@ -1,0 +1,137 @@
+// Rule: the class of a device the database does not know, from its user-agent tokens, model code and hints.
+
+import type { DetectReply, DeviceSpecs } from "../types.js";
+import { decidedSpecificDevice, requestModel } from "./reply-facts.js";
+import type { Rule, RuleChange, RuleEvidence } from "./rule.js";
+
+/**
+ * The classes this rule answers, in the database's words (`general_type`), plus `Wearable`
+ * (watches) and `XR` (headsets), which the sample database has no record of.
+ */
+export type RuleClass = "Mobile" | "Tablet" | "TV" | "Console" | "Wearable" | "XR";
+
+/** Headsets: Meta Quest, Pico, Apple Vision Pro, HoloLens. */
+const XR =
+  /\bQuest\b|OculusBrowser|PicoBrowser|\bPico (?:Neo|4)|Vision ?Pro|visionOS|HoloLens|Magic Leap| VR Safari/i;
+/** Consoles that name themselves; a PlayStation also says `SmartTV`, so these come before TVs. */
+const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
+/**
+ * TVs and set-top boxes that say "TV": Android TV and Google TV, Fire TV, Tizen and webOS sets,
+ * Apple TV and tvOS, HbbTV, TV boxes, Xiaomi's MiTV. Asked only when the text has `tv` in it, so
+ * this long case-blind pattern runs on few user-agents.
+ */
+const TV_WORD =
+  /Android ?TV|Google ?TV|Fire ?TV|Smart-?TV|Tizen[^)]*\bTV\b|webOS[^)]*TV|Apple ?TV|tvOS|HbbTV|TV[ _]?BOX|PortalTV|-TVX?\d|\bMiTV|\bDTV\b|Opera TV|NETTV|TSBNetTV|\bTV\b/i;
+/**
+ * TVs and set-top boxes by their other tokens, as they spell them: Fire TV's `AFT...` codes,
+ * LG's `Web0S` and `NetCast`, BRAVIA, Roku, Chromecast (`CrKey`), VIZIO, Hisense's VIDAA, boxes.
+ * Case-sensitive: capitals are rare in user-agents, so most positions fail at once.
+ */
+const TV_TOKEN =
+  /\bAFT[A-Z0-9]{1,6}\b|Web0S|NetCast|BRAVIA|\bRoku|CrKey|Chromecast|\bBOX\b|BOX[-_]|Box\b|ViziOS|VIZIO|MiBOX|MIBOX|Mi Box|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|SmartCast|Freebox|MStar|Viera|AQUOSBrowser/;
+const HAS_TV = /tv/i;
+/** Android TV boxes sold under their series' names: Mecool, MXQ, T95, Tanix TX, A95X, H96, X96, HK1, Beelink, Ugoos, Zidoo. */
+const TV_BOX =
+  /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed)\b/i;
+/** TV browser and launcher apps (`X-Requested-With`), not the phone apps that cast to a TV. */
+const TV_APP = /tv(?:web)?browser|tv\.browser|tvsearch|tvlauncher/i;
+/** Handhelds and game streaming devices that do not say "console": SHIELD, Retroid, Anbernic, AYANEO, Logitech G Cloud. */
+const HANDHELD =
+  /\bSHIELD(?: Portable)?\)|Retroid|Anbernic|\bRG ?CUBE|\bRG\d{3}|AYANEO|ROG Ally|Legion Go|\bGR0006\b|G Cloud|\bOdin\b/i;
+/** Watches: Wear OS, Samsung's `SM-R`/`SM-L`, OPPO and OnePlus watches, and watches that say so. */
+const WEARABLE =
+  /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|ZenWatch|watchOS|Fitbit/i;
+/**
+ * Tablets by name or model code: the word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung
+ * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads (`...-W09`), Xiaomi (`..RP..`), OPPO and
+ * OnePlus (`OPD`), realme (`RMP`) and vivo (`PA2`) pads, Sony's `SGP`, Nokia's `T20`, Alcatel's and
+ * TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs, Nexus 7/9/10, Pixel Tablet and Pixel C, Archos,
+ * Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
+ */
+const TABLET =
+  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d-|\bSGP\d{3}|Pixel C\b|Nokia T\d{2}\b|HMD T\d{2}\b|\b[A-Z]{3}\d?-W[0-9]{2}|\b2\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?(?:[7-9]\d|1\d\d)\b|\bd-\d{2}[A-Z]\b/;
+/** Phones and feature phones that a catch-all record may miss (no `Android`). */
+const MOBILE =
+  /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Windows CE|\bPDA\b|Opera Mini|iPhone|iPod/i;
+/**
+ * Phones by model code, for a catch-all tablet record (Android without `Mobile`: an app's client,
+ * or Chrome asking for the desktop site): Samsung's phone series, Pixel phones, Motorola, Redmi,
+ * POCO, OPPO, realme, vivo, OnePlus, Infinix, Tecno, Huawei's `-LX` phones.
+ */
+const PHONE =
+  /\bSM-[GSANFMJEC]\d{3}|\bPixel (?!C\b|Tablet)\w|\bmoto(?:rola)?\b|\bRedmi (?!Pad)|\bPOCO|\bCPH\d{4}|\bRMX\d{4}|\bV2\d{3}|\bOnePlus (?!Pad)|\bInfinix X|\bTECNO (?!P\d)|\b[A-Z]{3}-LX\d/i;
+/** An app's HTTP client, not a browser: the absence of `Mobile` says nothing there. */
+const APP_CLIENT = /^Dalvik\/|^(?!Mozilla\/)[\w.-]+\/[\d.]+ \(Linux; ?U?;? ?Android|^(?:okhttp|Cronet)/i;
+
+/** Platforms a class names when the reply names none, or names the wrong one for the class. */
+function platformFor(cls: RuleClass, userAgent: string, specs: DeviceSpecs | undefined): string | undefined {
+  const current = specs?.general_platform ?? "";
+  if (cls === "TV") {
+    if (/\bAFT[A-Z0-9]|Fire ?TV/i.test(userAgent)) return "Fire OS";
+    if (/Tizen/i.test(userAgent)) return "Tizen";
+    if (/Web0S|webOS|NetCast/i.test(userAgent)) return "webOS";
+    if (/\bRoku/i.test(userAgent)) return "Roku OS";
+    if (/tvOS|Apple ?TV/i.test(userAgent)) return "tvOS";
+    if (/Andr[o0]id|Google ?TV|CrKey|Chromecast/i.test(userAgent)) return "Android TV";
+  } else if (cls === "Wearable") {
+    if (/Tizen/i.test(userAgent)) return "Tizen";
+    if (/Andr[o0]id|Wear ?OS/i.test(userAgent)) return "Wear OS";
+  } else if (cls === "Tablet" || cls === "Mobile") {
+    if (current === "" && /Andr[o0]id/i.test(userAgent)) return "Android";
+    if (current === "" && /KAIOS/i.test(userAgent)) return "KaiOS";
+  }
+  return undefined;
+}
+
+/** The class the request's tokens and hints tell, when they tell one. */
+export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): RuleClass | undefined {
+  const { userAgent, hints } = evidence;
+  const model = hints.model ?? "";
+  const text = model === "" ? userAgent : `${userAgent} ${model}`;
+  if (XR.test(text)) return "XR";
+  if (CONSOLE.test(text)) return "Console";
+  if ((HAS_TV.test(text) && TV_WORD.test(text)) || TV_TOKEN.test(text) || TV_BOX.test(text)) return "TV";
+  if (TV_APP.test(evidence.headers["x-requested-with"] ?? "")) return "TV";
+  if (HANDHELD.test(text)) return "Console";
+  if (WEARABLE.test(text)) return "Wearable";
+  if (hints.formFactors?.includes("XR") === true) return "XR";
+  if (hints.formFactors?.includes("Tablet") === true) return "Tablet";
+  if (TABLET.test(text)) return "Tablet";
+  const current = reply.class || reply.hd_specs?.general_type || "";
+  // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.
+  if (current === "Tablet" && APP_CLIENT.test(userAgent) && requestModel(evidence) !== undefined)
+    return "Mobile";
+  if (current === "Tablet" && PHONE.test(text)) return "Mobile";
+  if ((current === "" || current === "Unknown") && MOBILE.test(userAgent)) return "Mobile";
+  if ((current === "" || current === "Unknown") && /Andr[o0]id/i.test(userAgent)) return "Mobile";
+  return undefined;
+}
+
+/**
+ * Class of a device the database does not know: XR headsets, consoles and handhelds, TVs and
+ * set-top boxes, watches, tablets (the form-factor hint, model codes, tablet names) and phones,
+ * with the platform that goes with the class (`Android TV`, `Fire OS`, `Tizen`, `Wear OS`).
+ * Only for a reply that names no specific device.
+ */
+export const deviceClass: Rule = {
+  name: "device-class",
+  apply(reply, evidence): RuleChange | undefined {
+    if (decidedSpecificDevice(reply, evidence)) return undefined;
+    const specs = reply.hd_specs;
+    const cls = classFromEvidence(reply, evidence);
+    if (cls === undefined) return undefined;
+    const current = reply.class || specs?.general_type || "";
+    const platform = platformFor(cls, evidence.userAgent, specs);
+    const changed: Partial<DeviceSpecs> = {};
+    if (platform !== undefined && platform !== specs?.general_platform) changed.general_platform = platform;
+    if (cls === current && Object.keys(changed).length === 0) return undefined;
+    if (specs?.general_type !== cls) changed.general_type = cls;
+    // A catch-all's model ("Android Mobile") describes its class; the rule's class gets its own.
+    if (specs === undefined || specs.general_vendor === "" || /^generic$/i.test(specs.general_vendor)) {
+      const base = changed.general_platform ?? specs?.general_platform ?? "";
+      changed.general_vendor = "Generic";
+      changed.general_model = base === "" ? cls : `${base.replace(/ TV$/, "")} ${cls}`;
+    }
+    return { class: cls, specs: changed };
+  },
+};
