@@ -15,7 +15,7 @@ const MAX_TABLE_ENTRIES = 0x7fffffff;
  * strings; rules are numbered across the trees in tree order, then document order.
  */
 export interface AutomatonTables {
-  /** Row length of {@link delta}: the character classes ("other" is 0, "deleted" 1), padded. */
+  /** Row length of {@link delta}: the hit column (0), the character classes ("other" is 1, "deleted" 2), padded. */
   readonly stride: number;
   /** The class of the characters the normalisation deletes: every state loops to itself on it. */
   readonly deletedClass: number;
@@ -105,12 +105,15 @@ export function* automatonTablesSteps(
   const [patFilterStart, patFilters] = group(filterPattern, patterns.length);
   const [patRuleStart, patRules] = group(rulePattern, patterns.length);
 
-  // 2. Character classes: every code unit used by a key gets a class. Class 0 is "any other";
-  //    class 1 stands for the characters the normalisation deletes: every state loops to itself
-  //    on it, so the scan loop needs no branch for them. The others are numbered by how often
-  //    they occur in keys, so the hot transitions of a state share the first cache line of its
-  //    row; rows are padded to whole cache lines (16 entries) for the same reason, keeping the
-  //    last entry free for the state's place in `hitData`.
+  // 2. Character classes: every code unit used by a key gets a class. Column 0 of a row is not
+  //    a class but the state's place in `hitData`: a scan that enters a state where keys end
+  //    reads it from the cache line it needs for the next character anyway (it was the row's
+  //    last entry, a cache miss of its own; see `SieveAutomaton` for the figure).
+  //    Class 1 is "any other"; class 2 stands for the characters the normalisation deletes:
+  //    every state loops to itself on it, so the scan loop needs no branch for them. The others
+  //    are numbered by how often they occur in keys, so the hot transitions of a state share
+  //    the first cache line of its row; rows are padded to whole cache lines (16 entries) for
+  //    the same reason.
   const uses = new Int32Array(0x10000);
   const codes: number[] = [];
   for (const key of patterns) {
@@ -123,11 +126,12 @@ export function* automatonTablesSteps(
   codes.sort((a, b) => (uses[b] as number) - (uses[a] as number) || a - b);
   const keyClass = new Int32Array(0x10000); // class of a character as it appears in a key
   codes.forEach((code, i) => {
-    keyClass[code] = i + 2;
+    keyClass[code] = i + 3;
   });
   const stride = (codes.length + 3 + 15) & ~15;
-  const hitColumn = stride - 1;
-  const deletedClass = 1;
+  const hitColumn = 0;
+  const otherClass = 1;
+  const deletedClass = 2;
   const deleted = new Set<number>();
   if (normalisation === "device") for (const ch of DEVICE_DELETED_CHARS) deleted.add(ch.charCodeAt(0));
   else deleted.add(0x20);
@@ -135,7 +139,7 @@ export function* automatonTablesSteps(
   // optimising compiler steps in). An upper-case ASCII letter reads as its lower case; an
   // upper-case letter inside a key gets a class no character maps to, as no normalised value
   // holds one. Deleted characters win over everything.
-  const classOf = new Int32Array(0x10000);
+  const classOf = new Int32Array(0x10000).fill(otherClass);
   for (const code of codes) {
     if (code >= 0x41 && code <= 0x5a) continue;
     const cls = keyClass[code] as number;
