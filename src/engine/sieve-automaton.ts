@@ -8,6 +8,9 @@ export type { SieveNormalisation } from "./automaton-tables.js";
 
 const NONE = 0x7fffffff;
 
+/** Entries of the key-end buffer kept between scans: room for any usual header value. */
+const MIN_HIT_ROOM = 1024;
+
 /**
  * A deterministic automaton that reads a RAW header value once, normalising on the fly, and finds
  * for each of its trees the rule the naive sieve would choose: the earliest rule in document
@@ -62,7 +65,7 @@ export class SieveAutomaton {
     this.hitData = tables.hitData;
     this.states = tables.states;
     this.filterStamp = new Int32Array(tables.filters);
-    this.hits = new Int32Array(64);
+    this.hits = new Int32Array(MIN_HIT_ROOM);
   }
 
   /** Bytes held by the automaton's typed arrays. */
@@ -183,11 +186,13 @@ export class SieveAutomaton {
 
   /**
    * Starts a scan: remembers the value, makes room in {@link hits} for a key end at every
-   * character (so the scan loop stores without checking), records the empty key if any.
+   * character (so the scan loop stores without checking; the room one very long value needed
+   * is given back at the next ordinary one), records the empty key if any.
    */
   private begin(raw: string): void {
     this.lastRaw = raw;
-    if (this.hits.length <= raw.length) this.hits = new Int32Array(raw.length + 64);
+    const room = Math.max(raw.length + 1, MIN_HIT_ROOM);
+    if (this.hits.length < room || this.hits.length > 4 * room) this.hits = new Int32Array(room);
     this.hitCount = 0;
     if (this.delta[this.hitColumn]! >= 0) this.hits[this.hitCount++] = 0; // the root stands for the empty key
   }
