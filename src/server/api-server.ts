@@ -504,7 +504,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if ("badEncoding" in match) {
       counts.badRequest++;
-      refuse(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
+      const message = "Bad request: the path is not validly percent-encoded";
+      refuse(
+        res,
+        400,
+        match.badEncoding === "site" ? siteStatusWire(400, message) : deviceErrorWire(400, message),
+      );
       return;
     }
     const { route } = match;
