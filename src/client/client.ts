@@ -1,6 +1,6 @@
 // HdClient: the typed cloud client for every call of the Device Detection Web API v3.
 
-import { refusedHeaderName } from "../detection-header-names.js";
+import { describePrivateHeaderRule, refusedHeaderName } from "../detection-header-names.js";
 import { HdArgumentError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type {
@@ -62,9 +62,9 @@ function extraHeaderNames(value: unknown): readonly string[] {
   if (!Array.isArray(value)) throw notNames();
   const refused = refusedHeaderName(value, true);
   if (refused === undefined) return value;
-  if (!refused.isPrivate) throw notNames();
+  if (refused.rule === undefined) throw notNames();
   throw new HdArgumentError(
-    `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: it is never sent.`,
+    `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: ${describePrivateHeaderRule(refused.rule)} refuses it; it is never sent.`,
   );
 }
 
