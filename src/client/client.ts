@@ -24,6 +24,7 @@ import {
   downloadToFile,
 } from "./download.js";
 import { type ArchiveDownloadOptions, downloadArchiveToFile } from "./download-archive.js";
+import { MAX_DETECT_REPLY_VALUES, MAX_REPLY_DEPTH, MAX_REPLY_VALUES } from "./json-shape.js";
 import {
   normaliseDetectReply,
   normaliseModelsReply,
@@ -183,7 +184,10 @@ export class HdClient implements Detector, DeviceCatalog {
       consume: async (response, context) =>
         normalise(
           parseJsonReply(
-            await readLimitedText(response, context, this.#config.maxReplyBytes),
+            await readLimitedText(response, context, this.#config.maxReplyBytes, {
+              maxDepth: MAX_REPLY_DEPTH,
+              maxValues: call === "detect" ? MAX_DETECT_REPLY_VALUES : MAX_REPLY_VALUES,
+            }),
             context,
             response.headers.get("content-type"),
           ),
