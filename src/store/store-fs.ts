@@ -1,7 +1,20 @@
 // The few file-system calls the data store makes, injectable so tests can simulate a full disk or a kill.
 
 import { constants } from "node:fs";
-import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  link,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 
 /** File-system operations used by the data store (all promise-based, Node semantics). */
 export interface StoreFileSystem {
@@ -28,6 +41,10 @@ export interface StoreFileSystem {
   readdir?(dir: string): Promise<string[]>;
   /** Removes a file or a directory with its contents; nothing to remove is not an error. Default: Node's. */
   remove?(path: string): Promise<void>;
+  /** Creates a symbolic link at `path` to `target` (relative to the link's directory). Default: Node's. */
+  symlink?(target: string, path: string): Promise<void>;
+  /** Where a symbolic link points; rejects for anything else. Default: Node's. */
+  readlink?(path: string): Promise<string>;
 }
 
 /** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
@@ -65,4 +82,6 @@ export const nodeStoreFileSystem: Required<StoreFileSystem> = {
   writeFile: (file, text) => writeFile(file, text),
   readdir: (dir) => readdir(dir),
   remove: (path) => rm(path, { recursive: true, force: true }),
+  symlink: (target, path) => symlink(target, path),
+  readlink: (path) => readlink(path),
 };
