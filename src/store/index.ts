@@ -11,6 +11,7 @@ export type {
 export {
   DataStore,
   type DataStoreOptions,
+  FLAT_PAIR_LINK_NAME,
   hasCachedData,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
