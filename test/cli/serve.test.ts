@@ -96,6 +96,8 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
       "--keep-alive-timeout-ms: expected a whole number of milliseconds",
     ],
     ["--max-body-bytes", "10", "--max-body-bytes: expected a whole number of bytes of at least 1024"],
+    ["--send-timeout-ms", "0", "--send-timeout-ms: expected a whole number of milliseconds"],
+    ["--max-downloads-per-user", "0", "--max-downloads-per-user: expected a whole number of downloads"],
   ])("exits 2 for %s %s, naming the flag", async (name, value, expected) => {
     const result = await hd3(["serve", "--users-file", usersFile, "--port", "0", name, value]);
     expect(result.code).toBe(2);
@@ -166,6 +168,8 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
       "--request-timeout-ms <ms>",
       "--keep-alive-timeout-ms <ms>",
       "--max-body-bytes <bytes>",
+      "--send-timeout-ms <ms>",
+      "--max-downloads-per-user <n>",
       "--sync-every <duration>",
       "--base-url <url>",
     ]) {

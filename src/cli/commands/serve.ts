@@ -52,6 +52,8 @@ const LIMIT_FLAGS = {
   requestTimeoutMs: "request-timeout-ms",
   keepAliveTimeoutMs: "keep-alive-timeout-ms",
   maxBodyBytes: "max-body-bytes",
+  sendTimeoutMs: "send-timeout-ms",
+  maxDownloadsPerUser: "max-downloads-per-user",
 } as const satisfies Partial<Record<keyof ApiServerOptions, string>>;
 
 type LimitOptions = Partial<Record<keyof typeof LIMIT_FLAGS, number>>;
