@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import { clause, errorMessage, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
+import { fileProblem } from "../file-problems.js";
 import { type Logger, warnOnce } from "../logger.js";
 import {
   choiceOption,
@@ -130,10 +131,37 @@ export async function hasCachedData(
   );
 }
 
+/**
+ * Why a directory with a pointer holds no pair to load: the pointer is unusable (not JSON, not a
+ * pointer), or the generations it names are missing or empty. `undefined` when the directory
+ * has a pair to load, or no pointer (nothing was synced there). The flat files beside a pointer
+ * are not read, so they are no fallback: this says so instead of "no synced data".
+ */
+export async function cachedDataProblem(
+  dir: string,
+  fileSystem: StoreFileSystem = nodeStoreFileSystem,
+): Promise<string | undefined> {
+  let layout: DataLayout;
+  try {
+    layout = await readLayout(dir);
+  } catch (error) {
+    return `${clause(errorMessage(error))}; the files beside it are not read while it is there.`;
+  }
+  if (!layout.pointer) return undefined;
+  if ((await pairUsable(layout.current, fileSystem)) || (await pairUsable(layout.previous, fileSystem))) {
+    return undefined;
+  }
+  const named = [layout.current.generation, layout.previous?.generation].filter((name) => name !== undefined);
+  return `The data pointer ${join(dir, POINTER_FILE_NAME)} names ${named.join(" and ")}, whose files are missing or empty; the files beside it are not read while it is there.`;
+}
+
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
+  const message = errorMessage(cause);
+  const problem = fileProblem(cause);
+  const plainly = problem === undefined || message.includes(problem) ? "" : `${problem}: `;
   return new HdSyncError(
-    `Sync failed while ${step}: ${clause(errorMessage(cause))}. The data in use is unchanged.`,
+    `Sync failed while ${step}: ${plainly}${clause(message)}. The data in use is unchanged.`,
     {
       cause,
       ...(context.status === undefined ? {} : { status: context.status }),

@@ -9,6 +9,7 @@ export type {
   SyncDownloadResult,
 } from "./data-source.js";
 export {
+  cachedDataProblem,
   DataStore,
   type DataStoreOptions,
   FLAT_PAIR_LINK_NAME,

@@ -15,6 +15,7 @@ import {
   unlink,
   writeFile,
 } from "node:fs/promises";
+import { dirname } from "node:path";
 
 /** File-system operations used by the data store (all promise-based, Node semantics). */
 export interface StoreFileSystem {
@@ -48,10 +49,24 @@ export interface StoreFileSystem {
 }
 
 /** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
+/**
+ * Creates `dir` and its missing parents. Not `mkdir(dir, { recursive: true })`: on a read-only
+ * file system that reports ENOENT for a directory that cannot be made, where this reports EROFS.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" && (await stat(dir)).isDirectory()) return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
+    await makeDirectory(dirname(dir));
+    await makeDirectory(dir);
+  }
+}
+
 export const nodeStoreFileSystem: Required<StoreFileSystem> = {
-  async mkdir(dir) {
-    await mkdir(dir, { recursive: true });
-  },
+  mkdir: makeDirectory,
   stat: (file) => stat(file),
   rename: (from, to) => rename(from, to),
   unlink: (file) => unlink(file),

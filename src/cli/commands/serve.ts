@@ -138,6 +138,11 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
     await store.sync();
   }
   const engine = store.engine;
+  const { cachedDataProblem } = await import("../../store/data-store.js");
+  const problem = engine === undefined ? await cachedDataProblem(dir) : undefined;
+  if (problem !== undefined) {
+    throw new CliError(`${problem} Run \`hd3 sync --data-dir ${dir}\` to replace it.`);
+  }
   if (engine === undefined) {
     throw new CliError(
       `no synced data in ${dir}: run \`hd3 sync --data-dir ${dir}\` first (or leave out --data-dir to serve the sample database).`,
