@@ -260,7 +260,8 @@ describe.each(starts)("a sync killed between any two of its steps, from %s", (_n
       );
     }
     expect(outcomes.indexOf(NEW)).toBe(switchStep + 1);
-  });
+    // About forty kills, each followed by three syncs with real fsyncs: seconds on a loaded machine.
+  }, 90_000);
 });
 
 describe("a reader polling the flat names while syncs run", () => {
