@@ -26,7 +26,6 @@ async function* readParts(handle: FileHandle, parts: readonly BodyPart[]): Async
 
 /** How a send ended without the client taking the whole body: it went away, or it stopped reading and was cut. */
 export type SendCut = "gone" | "stalled";
-type Cut = SendCut;
 
 /**
  * Waits until `res` emits `event` (`drain`: it takes more; `finish`: all was handed to the
@@ -37,9 +36,9 @@ function progress(
   res: ServerResponse,
   event: "drain" | "finish",
   timeoutMs: number,
-): Promise<Cut | undefined> {
+): Promise<SendCut | undefined> {
   return new Promise((resolve) => {
-    const settle = (cut: Cut | undefined) => {
+    const settle = (cut: SendCut | undefined) => {
       clearTimeout(timer);
       res.off(event, onEvent);
       res.off("close", onClose);
@@ -68,7 +67,7 @@ export async function sendFileParts(
   sendTimeoutMs: number,
 ): Promise<SendCut | undefined> {
   const chunks = readParts(handle, parts);
-  let cut: Cut | undefined;
+  let cut: SendCut | undefined;
   try {
     for await (const chunk of chunks) {
       if (res.destroyed) return "gone";
