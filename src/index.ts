@@ -83,6 +83,7 @@ export {
   pickAsset,
   type SizedAsset,
 } from "./middleware/adaptive.js";
+export { identifyBot } from "./middleware/bots.js";
 export {
   type DeviceScreen,
   type DeviceScriptHandler,
@@ -95,7 +96,6 @@ export {
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
 export { type ClientHintsOptions, KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
-export { identifyBot } from "./middleware/bots.js";
 export {
   applyRules,
   type BotCategory,

@@ -1,6 +1,6 @@
 // Option validation shared by every factory: known keys, one message style, one set of checks.
 
-import { refusedHeaderName } from "./detection-header-names.js";
+import { describePrivateHeaderRule, refusedHeaderName } from "./detection-header-names.js";
 import { describeOptionValue, HdOptionError, kindOf } from "./errors.js";
 import { adaptLogger, consoleLogger, type Logger } from "./logger.js";
 import { suggestName } from "./suggest.js";
@@ -263,8 +263,8 @@ export function headerNamesOption(option: string, value: unknown, refusePrivate 
   if (refused !== undefined) {
     invalidOption(
       option,
-      refused.isPrivate
-        ? "carries credentials or personal data: it is never sent for detection."
+      refused.rule !== undefined
+        ? `carries credentials or personal data: ${describePrivateHeaderRule(refused.rule)} refuses it; it is never sent for detection.`
         : "expected lower-case header names.",
       refused.name,
     );
@@ -274,7 +274,8 @@ export function headerNamesOption(option: string, value: unknown, refusePrivate 
 
 /**
  * `value` as more header names to detect on (see {@link headerNamesOption}); refuses the names
- * that carry credentials or personal data (`cookie`, `x-msisdn`, ...).
+ * that carry credentials or personal data (`cookie`, `x-msisdn`, `x-api-key`, ...: the rules
+ * of `PRIVATE_HEADER_RULES`), naming the rule.
  */
 export function allowedHeadersOption(option: string, value: unknown): readonly string[] {
   return headerNamesOption(option, value, true);

@@ -194,6 +194,14 @@ async function checkedDataDir(
   }
   if (!isDirectory) throw new UsageError(`${givenAs} ${dir} is not a directory.`, context.command);
   if (!(await hasSyncedData(dir))) {
+    const { cachedDataProblem } = await import("../store/data-store.js");
+    const problem = await cachedDataProblem(dir);
+    if (problem !== undefined) {
+      throw new UsageError(
+        `${givenAs} ${dir}: ${problem} Run \`hd3 sync --data-dir ${dir}\` to replace it.`,
+        context.command,
+      );
+    }
     throw new UsageError(
       `${givenAs} ${dir} holds no synced data: run \`hd3 sync --data-dir ${dir}\` first, or leave out ${givenAs}.`,
       context.command,

@@ -1,6 +1,6 @@
 // HdClient: the typed cloud client for every call of the Device Detection Web API v3.
 
-import { refusedHeaderName } from "../detection-header-names.js";
+import { describePrivateHeaderRule, refusedHeaderName } from "../detection-header-names.js";
 import { HdArgumentError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type {
@@ -24,6 +24,7 @@ import {
   downloadToFile,
 } from "./download.js";
 import { type ArchiveDownloadOptions, downloadArchiveToFile } from "./download-archive.js";
+import { MAX_DETECT_REPLY_VALUES, MAX_REPLY_DEPTH, MAX_REPLY_VALUES } from "./json-shape.js";
 import {
   normaliseDetectReply,
   normaliseModelsReply,
@@ -62,9 +63,9 @@ function extraHeaderNames(value: unknown): readonly string[] {
   if (!Array.isArray(value)) throw notNames();
   const refused = refusedHeaderName(value, true);
   if (refused === undefined) return value;
-  if (!refused.isPrivate) throw notNames();
+  if (refused.rule === undefined) throw notNames();
   throw new HdArgumentError(
-    `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: it is never sent.`,
+    `detect: \`allowHeaders\` names "${refused.name}", which carries credentials or personal data: ${describePrivateHeaderRule(refused.rule)} refuses it; it is never sent.`,
   );
 }
 
@@ -183,7 +184,10 @@ export class HdClient implements Detector, DeviceCatalog {
       consume: async (response, context) =>
         normalise(
           parseJsonReply(
-            await readLimitedText(response, context, this.#config.maxReplyBytes),
+            await readLimitedText(response, context, this.#config.maxReplyBytes, {
+              maxDepth: MAX_REPLY_DEPTH,
+              maxValues: call === "detect" ? MAX_DETECT_REPLY_VALUES : MAX_REPLY_VALUES,
+            }),
             context,
             response.headers.get("content-type"),
           ),

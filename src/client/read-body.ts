@@ -1,7 +1,8 @@
 // Reading reply bodies: streamed UTF-8 decoding, expected length, discarding unread bodies.
 
 import type { Response } from "undici";
-import { type ReplyContext, replyTooLargeError } from "./normalise.js";
+import { JsonShapeGuard, type JsonShapeLimits } from "./json-shape.js";
+import { protocolError, type ReplyContext, replyTooLargeError } from "./normalise.js";
 
 /**
  * The body size the reply announces, or undefined when it is unknown: no `content-length`, or
@@ -32,12 +33,15 @@ export async function readText(response: Response, onChunk?: (chunk: Uint8Array)
 /**
  * Reads a reply that is kept in memory as text, up to `maxBytes`: a larger announced length is
  * refused before reading, and a body that grows past the limit is cut off there (the stream is
- * cancelled, which closes the connection). Throws `HdReplyTooLargeError` either way.
+ * cancelled, which closes the connection). Throws `HdReplyTooLargeError` either way. With
+ * `shape`, a body nested deeper or holding more values (as JSON) is cut off the same way, before
+ * anything parses it, with an `HdProtocolError`.
  */
 export async function readLimitedText(
   response: Response,
   context: ReplyContext,
   maxBytes: number,
+  shape?: JsonShapeLimits,
 ): Promise<string> {
   const announced = announcedLength(response);
   if (announced !== undefined && announced > maxBytes) {
@@ -49,6 +53,7 @@ export async function readLimitedText(
     );
   }
   let receivedBytes = 0;
+  const guard = shape === undefined ? undefined : new JsonShapeGuard(shape);
   return readText(response, (chunk) => {
     receivedBytes += chunk.byteLength;
     if (receivedBytes > maxBytes) {
@@ -57,6 +62,14 @@ export async function readLimitedText(
         `the reply exceeds maxReplyBytes (${maxBytes} bytes); reading stopped there`,
         maxBytes,
       );
+    }
+    const passed = guard?.push(chunk);
+    if (passed !== undefined) {
+      const limit =
+        passed === "depth"
+          ? `nests deeper than ${shape?.maxDepth} levels`
+          : `holds more than ${shape?.maxValues} values`;
+      throw protocolError(context, `the reply ${limit}; reading stopped there, nothing was parsed`);
     }
   });
 }

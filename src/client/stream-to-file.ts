@@ -6,7 +6,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Response } from "undici";
-import { HdDataError } from "../errors.js";
+import { errorMessage, HdDataError } from "../errors.js";
+import { fileProblem } from "../file-problems.js";
 import type { DownloadOptions, DownloadResult } from "./download.js";
 import { protocolError, type ReplyContext } from "./normalise.js";
 import { announcedLength } from "./read-body.js";
@@ -115,10 +116,14 @@ export async function streamToFile(
       await rm(file, { force: true }).catch(() => undefined);
     }
     if (writeError !== undefined) {
-      throw new HdDataError(`${context.call}: cannot write the download to ${file}`, {
-        file,
-        cause: writeError,
-      });
+      const problem = fileProblem(writeError);
+      throw new HdDataError(
+        `${context.call}: cannot write the download to ${file}: ${problem ?? errorMessage(writeError)}`,
+        {
+          file,
+          cause: writeError,
+        },
+      );
     }
     throw error;
   }

@@ -5,12 +5,14 @@ import {
   HdAuthError,
   type HdError,
   HdNetworkError,
+  HdProtocolError,
   HdReplyTooLargeError,
   HdTimeoutError,
   isHdError,
 } from "../errors.js";
 import { retryDelay, sleep } from "./backoff.js";
 import { API_V3_CHALLENGE, digestAuthorization, isDigestChallenge } from "./digest.js";
+import { MAX_DETECT_REPLY_VALUES, MAX_REPLY_DEPTH } from "./json-shape.js";
 import { apiErrorFromBody, protocolError, type ReplyContext } from "./normalise.js";
 import type { ResolvedClientOptions } from "./options.js";
 import { discardBody, readLimitedText } from "./read-body.js";
@@ -190,12 +192,14 @@ export class Transport {
       return protocolError(context, `unexpected redirect (HTTP ${response.status})`);
     }
     // An error page too large to keep is still a refusal: only its status is reported then.
-    const text = await readLimitedText(response, context, this.#config.maxReplyBytes).catch(
-      (error: unknown) => {
-        if (error instanceof HdReplyTooLargeError) return "";
-        throw error;
-      },
-    );
+    // An error page too deep or too large to parse (an API error is a few values) is a refusal all the same.
+    const text = await readLimitedText(response, context, this.#config.maxReplyBytes, {
+      maxDepth: MAX_REPLY_DEPTH,
+      maxValues: MAX_DETECT_REPLY_VALUES,
+    }).catch((error: unknown) => {
+      if (error instanceof HdReplyTooLargeError || error instanceof HdProtocolError) return "";
+      throw error;
+    });
     return (
       apiErrorFromBody(text, context) ??
       protocolError(context, `the server refused the call with HTTP ${response.status}`)

@@ -1,5 +1,22 @@
 // Circuit breaker: after repeated cloud failures, stop waiting on the cloud for a cool-down.
 
+/**
+ * HTTP statuses with which the cloud refuses a request for the request's own fault (400 bad
+ * request, 413 body too large, 414 URL too long, 431 header fields too large): the service
+ * answered, so they say nothing about its health.
+ */
+export const REQUEST_FAULT_HTTP_STATUSES: ReadonlySet<number> = new Set([400, 413, 414, 431]);
+
+/**
+ * Whether a failed cloud call counts toward the breaker: every failure does, except a refusal
+ * for the request's own fault (an error whose `httpStatus` is one of
+ * {@link REQUEST_FAULT_HTTP_STATUSES}, e.g. a 413 for an oversized user-agent).
+ */
+export function isCloudFault(error: unknown): boolean {
+  const httpStatus = (error as { httpStatus?: unknown } | null)?.httpStatus;
+  return !(typeof httpStatus === "number" && REQUEST_FAULT_HTTP_STATUSES.has(httpStatus));
+}
+
 /** Breaker states: `closed` (calls go through), `open` (calls refused), `half-open` (one trial). */
 export type BreakerState = "closed" | "open" | "half-open";
 

@@ -2,7 +2,7 @@
 
 import { HdNetworkError, HdProtocolError, isHdNotFoundError } from "../errors.js";
 import type { Detector, DetectParams, DetectReply, HeadersInput } from "../types.js";
-import type { CircuitBreaker } from "./breaker.js";
+import { type CircuitBreaker, isCloudFault } from "./breaker.js";
 import { checkReply } from "./device.js";
 import { errorCode, type HandsetDetectionEvent, type MetricsRecorder } from "./metrics.js";
 import type { QuotaGuard } from "./quota.js";
@@ -33,8 +33,9 @@ export interface GuardedCloudConfig {
  * A {@link Detector} around the cloud client that takes one detection from the quota, asks the
  * breaker, times the call for the metrics and the `cloud-call` event, and reports the outcome to
  * the breaker. A 301 "nothing found" is an answer (a reply with status 301), as the local engine
- * gives it. Its time limit is the caller's `params.signal`: the request's budget aborts the call,
- * which then counts as a failure.
+ * gives it, and a refusal for the request's own fault (see `isCloudFault`) does not count against
+ * the breaker. Its time limit is the caller's `params.signal`: the request's budget aborts the
+ * call, which then counts as a failure.
  *
  * Rejects with {@link QuotaSpentError} or {@link CloudPausedError} when no call was made, and
  * otherwise with the client's error.
@@ -72,7 +73,8 @@ export class GuardedCloud implements Detector {
         ok: failure === undefined,
         code: failure === undefined ? undefined : errorCode(failure),
       });
-      if (failure === undefined) breaker.success();
+      // A refusal for the request's own fault (413, ...) is an answer: the cloud is up.
+      if (failure === undefined || !isCloudFault(failure)) breaker.success();
       else breaker.failure(failure);
     };
     let reply: DetectReply;

@@ -7,3 +7,8 @@ export function dataInfoOf(engine: unknown): EngineDataInfo | undefined {
   const info = (engine as { dataInfo?: unknown } | undefined)?.dataInfo;
   return typeof info === "object" && info !== null ? (info as EngineDataInfo) : undefined;
 }
+
+/** What identifies a file's contents as read: device, inode, size and modification time (`dataInfo.fileSignatures`). */
+export function fileSignature(stat: { dev: number; ino: number; size: number; mtimeMs: number }): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+}

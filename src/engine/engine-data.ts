@@ -6,6 +6,7 @@ import { HdDataError } from "../errors.js";
 import { warnOnce } from "../logger.js";
 import type { DeviceSpecs, SpecsDownload, TreesDownload } from "../types.js";
 import { compiledSieveSteps } from "./compiled-sieve.js";
+import { fileSignature } from "./data-info.js";
 import {
   type LocalEngineOptions,
   type ResolvedEngineOptions,
@@ -44,6 +45,12 @@ export interface EngineDataInfo {
   readonly specsFile: string | undefined;
   /** The trees file, when loaded from files. */
   readonly treesFile: string | undefined;
+  /**
+   * Each file as it was read, when loaded from files: `dev:ino:size:mtimeMs`. A file at
+   * `specsFile` or `treesFile` with another signature is not the one loaded (a pair written over
+   * it since, which the engine may have refused).
+   */
+  readonly fileSignatures: { readonly specs: string; readonly trees: string } | undefined;
 }
 
 /**
@@ -78,6 +85,7 @@ export interface EngineData {
 export interface DataSources {
   specsFile?: string;
   treesFile?: string;
+  fileSignatures?: { readonly specs: string; readonly trees: string };
 }
 
 function ruleIndex(tree: SieveTree, index: ReadonlyMap<string, number>): Int32Array {
@@ -196,6 +204,7 @@ function* assembleSteps(
       loadMs: performance.now() - startedAt,
       specsFile: sources.specsFile,
       treesFile: sources.treesFile,
+      fileSignatures: sources.fileSignatures,
     }),
   };
 }
@@ -224,11 +233,13 @@ export function buildEngineData(
  * `stat` gave it): `readFile` reads in 512 KB chunks, each a trip to the thread pool. A file of
  * size 0 (a pipe, a special file) is read to its end as usual.
  */
-async function readBytes(file: string): Promise<Buffer> {
+async function readBytes(file: string): Promise<{ bytes: Buffer; signature: string }> {
   try {
     const handle = await open(file, "r");
     try {
-      const { size } = await handle.stat();
+      const stat = await handle.stat();
+      const { size } = stat;
+      const signature = fileSignature(stat);
       if (size > 0) {
         const bytes = Buffer.allocUnsafe(size);
         let filled = 0;
@@ -237,9 +248,9 @@ async function readBytes(file: string): Promise<Buffer> {
           if (bytesRead === 0) break;
           filled += bytesRead;
         }
-        return bytes.subarray(0, filled);
+        return { bytes: bytes.subarray(0, filled), signature };
       }
-      return await handle.readFile();
+      return { bytes: await handle.readFile(), signature };
     } finally {
       await handle.close();
     }
@@ -266,9 +277,15 @@ export async function loadEngineData(
 ): Promise<EngineData> {
   const startedAt = performance.now();
   const resolved = resolveEngineOptions(options);
-  const [specsBytes, treesBytes] = await Promise.all([readBytes(specsFile), readBytes(treesFile)]);
-  const sources = { specsFile, treesFile };
-  return runInSlices(buildSteps(specsBytes, treesBytes.toString("utf8"), sources, resolved, startedAt));
+  const [specsRead, treesRead] = await Promise.all([readBytes(specsFile), readBytes(treesFile)]);
+  const sources = {
+    specsFile,
+    treesFile,
+    fileSignatures: { specs: specsRead.signature, trees: treesRead.signature },
+  };
+  return runInSlices(
+    buildSteps(specsRead.bytes, treesRead.bytes.toString("utf8"), sources, resolved, startedAt),
+  );
 }
 
 /**

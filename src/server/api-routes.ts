@@ -23,8 +23,11 @@ export type ApiRoute =
   | { call: "view"; vendor: string; model: string }
   | { call: "whathas"; property: string; value: string };
 
-/** What matching a path gives: a route, a path that is an API path but badly encoded, or nothing. */
-export type RouteMatch = { route: ApiRoute } | { badEncoding: true } | undefined;
+/**
+ * What matching a path gives: a route, a path that is an API path but badly encoded (with its
+ * group: a site call's error status is an integer, a device call's a string), or nothing.
+ */
+export type RouteMatch = { route: ApiRoute } | { badEncoding: "site" | "device" } | undefined;
 
 const SUFFIX = ".json";
 
@@ -58,7 +61,7 @@ export function matchApiRoute(url: string): RouteMatch {
       );
     }
   } catch {
-    return group === "site" || group === "device" ? { badEncoding: true } : undefined;
+    return group === "site" || group === "device" ? { badEncoding: group } : undefined;
   }
   const [first, second] = args;
   if (group === "site" && args.length === 1 && first !== undefined && first !== "") {

@@ -58,6 +58,13 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** Default time an idle keep-alive connection stays open after a reply, in milliseconds. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * Default time a download may go without the client taking any bytes, in milliseconds: then its
+ * connection is cut and its file closed.
+ */
+export const DEFAULT_SEND_TIMEOUT_MS = 30_000;
+/** Default number of downloads one account may have in progress at once. */
+export const DEFAULT_MAX_DOWNLOADS_PER_USER = 8;
 
 /** API status and message a user without a download licence gets from fetchspecs/fetchtrees. */
 export const NO_DOWNLOAD_LICENCE = {
@@ -122,6 +129,18 @@ export interface ApiServerOptions {
    * Applied by `createApiHttpServer` and `hd3 serve` (Node's `server.keepAliveTimeout`).
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * Time a download (fetchspecs, fetchtrees, fetcharchive) may go without the client taking any
+   * bytes, in milliseconds: then its connection is cut and its file closed, so a client that
+   * never reads holds no socket or file for ever. Default 30000.
+   */
+  sendTimeoutMs?: number;
+  /**
+   * Downloads one account may have in progress at once; one more is answered HTTP 429 (API
+   * status 429) and its connection closed. Default 8. A fleet syncing from this server with one
+   * account needs at least as many as instances sync at once.
+   */
+  maxDownloadsPerUser?: number;
   /** Where failures of the engine or of file reads are reported. Default: console warnings. */
   logger?: Logger;
 }
@@ -136,11 +155,16 @@ export const KNOWN_OPTIONS: KnownOptions<ApiServerOptions> = {
   headersTimeoutMs: true,
   requestTimeoutMs: true,
   keepAliveTimeoutMs: true,
+  sendTimeoutMs: true,
+  maxDownloadsPerUser: true,
   logger: true,
 };
 
 /** Request counters of a running server, by call, plus refusals. */
-export type ApiServerCounts = Record<ApiCall | "unauthorized" | "badRequest" | "failed", number>;
+export type ApiServerCounts = Record<
+  ApiCall | "unauthorized" | "badRequest" | "failed" | "tooManyDownloads" | "stalledDownloads",
+  number
+>;
 
 /** Something `next` can be: Express passes its own; plain `http` servers may pass nothing. */
 export type NextFunctionLike = (error?: unknown) => void;
@@ -152,7 +176,10 @@ export type NextFunctionLike = (error?: unknown) => void;
  */
 export interface ApiServer {
   (req: IncomingMessage, res: ServerResponse, next?: NextFunctionLike): void;
-  /** Requests answered so far, by call; `unauthorized`, `badRequest` and `failed` count refusals. */
+  /**
+   * Requests answered so far, by call; `unauthorized`, `badRequest`, `failed` and
+   * `tooManyDownloads` count refusals, `stalledDownloads` the downloads cut by `sendTimeoutMs`.
+   */
   readonly counts: Readonly<ApiServerCounts>;
   /** The limits in force, defaults filled in (what `createApiHttpServer` applies to its server). */
   readonly limits: Readonly<ApiServerLimits>;
@@ -169,6 +196,8 @@ export interface ApiServerLimits {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  sendTimeoutMs: number;
+  maxDownloadsPerUser: number;
 }
 
 interface ResolvedConfig {
@@ -229,12 +258,26 @@ function resolveOptions(options: ApiServerOptions): ResolvedConfig {
     o.keepAliveTimeoutMs,
     DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   );
+  const sendTimeoutMs = timeoutOption("sendTimeoutMs", o.sendTimeoutMs, DEFAULT_SEND_TIMEOUT_MS);
+  const maxDownloadsPerUser = numberOption(
+    "maxDownloadsPerUser",
+    o.maxDownloadsPerUser,
+    { min: 1, integer: true, unit: "downloads" },
+    DEFAULT_MAX_DOWNLOADS_PER_USER,
+  );
   return {
     engine,
     users,
     dataDir,
     files: { specsFile, treesFile },
-    limits: Object.freeze({ maxBodyBytes, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }),
+    limits: Object.freeze({
+      maxBodyBytes,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      sendTimeoutMs,
+      maxDownloadsPerUser,
+    }),
     logger: loggerOption("logger", o.logger),
   };
 }
@@ -346,9 +389,50 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     unauthorized: 0,
     badRequest: 0,
     failed: 0,
+    tooManyDownloads: 0,
+    stalledDownloads: 0,
   };
+  /** Downloads in progress, by account. */
+  const downloading = new Map<string, number>();
 
-  async function answer(route: ApiRoute, req: IncomingMessage, res: ServerResponse, downloads: boolean) {
+  /** Sends a download's body; counts it when the client stopped taking bytes and it was cut. */
+  async function sendBody(res: ServerResponse, handle: FileHandle, parts: readonly BodyPart[]) {
+    if ((await sendFileParts(res, handle, parts, config.limits.sendTimeoutMs)) === "stalled") {
+      counts.stalledDownloads++;
+    }
+  }
+
+  /**
+   * Runs a download for `user` unless the account already has `maxDownloadsPerUser` in progress:
+   * then answers 429 and closes the connection.
+   */
+  async function download(res: ServerResponse, user: string, send: () => Promise<void>) {
+    const inProgress = downloading.get(user) ?? 0;
+    if (inProgress >= config.limits.maxDownloadsPerUser) {
+      counts.tooManyDownloads++;
+      refuse(
+        res,
+        429,
+        siteStatusWire(
+          429,
+          `Too many downloads in progress for this account (${config.limits.maxDownloadsPerUser}): try again once one has ended`,
+        ),
+        { "Retry-After": "5" },
+      );
+      return;
+    }
+    downloading.set(user, inProgress + 1);
+    try {
+      await send();
+    } finally {
+      const left = (downloading.get(user) ?? 1) - 1;
+      if (left === 0) downloading.delete(user);
+      else downloading.set(user, left);
+    }
+  }
+
+  async function answer(route: ApiRoute, req: IncomingMessage, res: ServerResponse, user: ApiUser) {
+    const { downloads } = user;
     const { engine } = config;
     switch (route.call) {
       case "detect": {
@@ -383,8 +467,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
           return;
         }
-        const files = await servedFiles(engine, config.dataDir, config.files);
-        await sendDataFile(res, route.call === "fetchspecs" ? files.specsFile : files.treesFile);
+        const call = route.call;
+        await download(res, user.username, async () => {
+          const files = await servedFiles(engine, config.dataDir, config.files);
+          await sendDataFile(res, call === "fetchspecs" ? files.specsFile : files.treesFile);
+        });
         return;
       }
       case "fetcharchive":
@@ -393,7 +480,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           sendJson(res, 200, siteStatusWire(NO_DOWNLOAD_LICENCE.status, NO_DOWNLOAD_LICENCE.message));
           return;
         }
-        await sendArchive(res);
+        await download(res, user.username, () => sendArchive(res));
         return;
       case "vendors":
         counts.vendors++;
@@ -449,7 +536,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         "Content-Type": "application/json",
         "Content-Length": String(bodyLength(parts)),
       });
-      await sendFileParts(res, handle, parts);
+      await sendBody(res, handle, parts);
     } catch (error) {
       config.logger.warn("self-hosted API server: reading a data file failed", {
         code: "HD_SERVER_DATA_FILE",
@@ -490,7 +577,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         "Content-Length": String(lease.size),
         "Content-Disposition": 'attachment; filename="ultimate.zip"',
       });
-      await sendFileParts(res, lease.handle, [{ start: 0, end: lease.size }]);
+      await sendBody(res, lease.handle, [{ start: 0, end: lease.size }]);
     } catch (error) {
       config.logger.warn("self-hosted API server: reading the archive failed", {
         code: "HD_SERVER_ARCHIVE",
@@ -512,7 +599,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if ("badEncoding" in match) {
       counts.badRequest++;
-      refuse(res, 400, { message: "Bad request: the path is not validly percent-encoded", status: "400" });
+      const message = "Bad request: the path is not validly percent-encoded";
+      refuse(
+        res,
+        400,
+        match.badEncoding === "site" ? siteStatusWire(400, message) : deviceErrorWire(400, message),
+      );
       return;
     }
     const { route } = match;
@@ -537,7 +629,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       });
       return;
     }
-    answer(route, req, res, user.downloads).catch((error: unknown) => {
+    answer(route, req, res, user).catch((error: unknown) => {
       const reply = apiErrorReply(error);
       if (reply !== undefined) {
         const status = Number(reply.status);

@@ -19,8 +19,19 @@ export const PREVIOUS_SUFFIX = ".prev";
  */
 export const POINTER_FILE_NAME = "hd3current.json";
 
+/**
+ * The link the flat names lead through: `hd3specs.json` is a symbolic link to
+ * `hd3pair/hd3specs.json`, `hd3trees.json` to `hd3pair/hd3trees.json`, and `hd3pair` a link to a
+ * directory holding copies of one generation's pair. One rename of `hd3pair` switches both
+ * names: at no instant do they name a mixed pair. A reader that opens the two files one after the
+ * other resolves `hd3pair` once (`realpath`) and opens both inside what it names.
+ */
+export const FLAT_PAIR_LINK_NAME = "hd3pair";
+
 /** `hd3gen-<UTC time>-<pid>-<random>`: a generation directory, named by the process writing it. */
 const GENERATION_NAME = /^hd3gen-\d{8}T\d{9}Z-(\d+)-[0-9a-f]{8}$/;
+/** `hd3flat-<pid>-<random>`: a directory of flat copies `hd3pair` may name, named by the process writing it. */
+const FLAT_DIR_NAME = /^hd3flat-(\d+)-[0-9a-f]{8}$/;
 /** Temporary files of a sync (this layout's and the legacy layout's), named by the process writing them. */
 const TEMPORARY_NAME = new RegExp(
   `^(?:${[
@@ -29,8 +40,9 @@ const TEMPORARY_NAME = new RegExp(
     SPECS_FILE_NAME + PREVIOUS_SUFFIX,
     TREES_FILE_NAME + PREVIOUS_SUFFIX,
     POINTER_FILE_NAME,
+    FLAT_PAIR_LINK_NAME,
   ]
-    // The names hold letters and dots only.
+    // The names hold letters, digits and dots only.
     .map((name) => name.replaceAll(".", "\\."))
     .join("|")})\\.(\\d+)-[0-9a-f]+\\.tmp$`,
 );
@@ -243,6 +255,16 @@ export function ownTag(): string {
   return `${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
+/** A new directory of flat copies: owned by this process. */
+export function newFlatDirName(): string {
+  return `hd3flat-${ownTag()}`;
+}
+
+/** Where a flat name's link points: `hd3pair/hd3specs.json`, `hd3pair/hd3trees.json`. */
+export function flatLinkTarget(fileName: string): string {
+  return `${FLAT_PAIR_LINK_NAME}/${fileName}`;
+}
+
 /** A new generation directory's name: sortable by time, owned by this process. */
 export function newGenerationName(now: Date = new Date()): string {
   const time = now.toISOString().replace(/[-:.]/g, "");
@@ -272,20 +294,28 @@ function abandoned(name: string, pid: number): boolean {
 
 /**
  * What in `entries` (the names in `dir`) an interrupted or superseded sync left behind: temporary
- * files and generation directories whose writing process has ended (or, for this process, that
- * no sync of it is writing), except the generations the pointer names; and, once a pointer
- * exists, the legacy `.prev` pair it replaced. Another process's sync in progress is left alone.
+ * files, generation directories and flat-copy directories whose writing process has ended (or,
+ * for this process, that no sync of it is writing), except the generations the pointer names and
+ * the flat-copy directory `hd3pair` names (`linked`); and, once a pointer exists, the legacy
+ * `.prev` pair it replaced. Another process's sync in progress is left alone.
  */
-export function leftovers(entries: readonly string[], layout: DataLayout | undefined): string[] {
+export function leftovers(
+  entries: readonly string[],
+  layout: DataLayout | undefined,
+  linked?: string,
+): string[] {
   const kept = new Set([layout?.current.generation, layout?.previous?.generation]);
   const found: string[] = [];
   for (const name of entries) {
     const temporary = TEMPORARY_NAME.exec(name);
     const generation = GENERATION_NAME.exec(name);
-    const owner = temporary?.[1] ?? generation?.[1];
+    const flatDir = FLAT_DIR_NAME.exec(name);
+    const owner = temporary?.[1] ?? generation?.[1] ?? flatDir?.[1];
     if (owner !== undefined) {
       // A pointer that cannot be read names nothing we can be sure of: keep every generation.
-      const referenced = generation !== null && (layout === undefined || kept.has(name));
+      const referenced =
+        (generation !== null && (layout === undefined || kept.has(name))) ||
+        (flatDir !== null && name === linked);
       if (!referenced && abandoned(name, Number(owner))) found.push(name);
     } else if (
       layout?.pointer &&

@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import { clause, errorMessage, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
+import { fileProblem } from "../file-problems.js";
 import { type Logger, warnOnce } from "../logger.js";
 import {
   choiceOption,
@@ -20,21 +21,32 @@ import {
   claim,
   type DataLayout,
   type DataPair,
+  FLAT_PAIR_LINK_NAME,
+  flatLinkTarget,
   flatPair,
   type GenerationRecord,
   generationFiles,
   leftovers,
+  newFlatDirName,
   newGenerationName,
   ownTag,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
   pointerText,
   readLayout,
+  SPECS_FILE_NAME,
+  TREES_FILE_NAME,
 } from "./data-layout.js";
 import type { DataSource, SyncDownloadProgress } from "./data-source.js";
 import { nodeStoreFileSystem, type StoreFileSystem } from "./store-fs.js";
 
-export { POINTER_FILE_NAME, PREVIOUS_SUFFIX, SPECS_FILE_NAME, TREES_FILE_NAME } from "./data-layout.js";
+export {
+  FLAT_PAIR_LINK_NAME,
+  POINTER_FILE_NAME,
+  PREVIOUS_SUFFIX,
+  SPECS_FILE_NAME,
+  TREES_FILE_NAME,
+} from "./data-layout.js";
 
 /** Options of {@link DataStore}. */
 export interface DataStoreOptions {
@@ -119,10 +131,37 @@ export async function hasCachedData(
   );
 }
 
+/**
+ * Why a directory with a pointer holds no pair to load: the pointer is unusable (not JSON, not a
+ * pointer), or the generations it names are missing or empty. `undefined` when the directory
+ * has a pair to load, or no pointer (nothing was synced there). The flat files beside a pointer
+ * are not read, so they are no fallback: this says so instead of "no synced data".
+ */
+export async function cachedDataProblem(
+  dir: string,
+  fileSystem: StoreFileSystem = nodeStoreFileSystem,
+): Promise<string | undefined> {
+  let layout: DataLayout;
+  try {
+    layout = await readLayout(dir);
+  } catch (error) {
+    return `${clause(errorMessage(error))}; the files beside it are not read while it is there.`;
+  }
+  if (!layout.pointer) return undefined;
+  if ((await pairUsable(layout.current, fileSystem)) || (await pairUsable(layout.previous, fileSystem))) {
+    return undefined;
+  }
+  const named = [layout.current.generation, layout.previous?.generation].filter((name) => name !== undefined);
+  return `The data pointer ${join(dir, POINTER_FILE_NAME)} names ${named.join(" and ")}, whose files are missing or empty; the files beside it are not read while it is there.`;
+}
+
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
+  const message = errorMessage(cause);
+  const problem = fileProblem(cause);
+  const plainly = problem === undefined || message.includes(problem) ? "" : `${problem}: `;
   return new HdSyncError(
-    `Sync failed while ${step}: ${clause(errorMessage(cause))}. The data in use is unchanged.`,
+    `Sync failed while ${step}: ${plainly}${clause(message)}. The data in use is unchanged.`,
     {
       cause,
       ...(context.status === undefined ? {} : { status: context.status }),
@@ -146,16 +185,19 @@ function syncError(step: string, cause: unknown): HdSyncError {
  * rejects with an {@link HdSyncError} whose `cause` is the original.
  *
  * A directory without a pointer (the flat `hd3specs.json` + `hd3trees.json` of earlier versions,
- * or written by hand) is read as it is; its first sync moves it to generations. `hd3specs.json`
- * and `hd3trees.json` are kept as copies of the current generation's files for readers that name
- * them; in a directory with a pointer, nothing reads them.
+ * or written by hand) is read as it is; its first sync moves it to generations. For readers that
+ * name `hd3specs.json` and `hd3trees.json`, they lead through one link, `hd3pair`, to copies of
+ * the current generation's pair, and one rename of that link switches both: killed or not, a
+ * sync never leaves them naming a mixed pair. In a directory with a pointer, nothing of this
+ * package reads them.
  */
 export class DataStore {
   /** The cache directory. */
   readonly dir: string;
   /**
    * Path of the flat specs file: the pair of a directory without a pointer; in one with a
-   * pointer, a copy of the current generation's file for readers that name it.
+   * pointer, a link (through `hd3pair`) to a copy of the current generation's file for readers
+   * that name it.
    */
   readonly specsFile: string;
   /** Path of the flat trees file (see {@link specsFile}). */
@@ -298,7 +340,8 @@ export class DataStore {
       return;
     }
     const layout = await readLayout(this.dir).catch(() => undefined);
-    for (const name of leftovers(entries, layout)) {
+    const linked = await this.fs.readlink(join(this.dir, FLAT_PAIR_LINK_NAME)).catch(() => undefined);
+    for (const name of leftovers(entries, layout, linked)) {
       const path = join(this.dir, name);
       try {
         await this.fs.remove(path);
@@ -385,10 +428,10 @@ export class DataStore {
         );
       }
 
-      // 4. The new pair is in use on disk: refresh the flat copies, prune, swap the engine's data.
+      // 4. The new pair is in use on disk: switch the flat names, prune, swap the engine's data.
       // The claims still held keep nothing from the pruning: the pointer names both generations
       // and the pointer's temporary file was renamed away.
-      await this.refreshFlatCopies(pair);
+      await this.linkFlatNames(pair);
       await this.removeLeftovers();
       const previousInfo = this.current?.dataInfo;
       const engine = this.install(data);
@@ -452,30 +495,90 @@ export class DataStore {
   }
 
   /**
-   * Replaces `hd3specs.json` and `hd3trees.json` with copies of the new generation's files, for
-   * readers that name the files. Copies, not hard links: a hand edit of a flat file must not
-   * change a generation. They are replaced one after the other: only the pointer guarantees a
-   * matching pair. A failure is a warning; the sync has succeeded.
+   * Points `hd3specs.json` and `hd3trees.json` at copies of the new generation's pair, for
+   * readers that name the files: the copies go into a directory of their own (`hd3flat-...`;
+   * copies, not links into the generation: a write through a flat name must not change a
+   * generation), and one rename of the `hd3pair` link, which both names lead through, switches
+   * them together. A kill at any point leaves both names on the old pair or both on the new one.
+   * A failure is a warning; the sync has succeeded.
    */
-  private async refreshFlatCopies(pair: { specsFile: string; treesFile: string }): Promise<void> {
-    for (const [from, to] of [
-      [pair.specsFile, this.specsFile],
-      [pair.treesFile, this.treesFile],
+  private async linkFlatNames(pair: { specsFile: string; treesFile: string }): Promise<void> {
+    const made: string[] = [];
+    const held: { done(): void }[] = [];
+    try {
+      const name = await this.flatCopies(pair, made, held);
+      if (!(await this.flatNamesLinked())) await this.linkFlatNamesFirst(made, held);
+      await this.replaceWithLink(name, join(this.dir, FLAT_PAIR_LINK_NAME));
+    } catch (error) {
+      await this.removeQuietly(...made);
+      this.warn(
+        "HD_STORE_FLAT_COPY",
+        `Could not refresh ${this.specsFile} and ${this.treesFile} after sync (${clause(errorMessage(error))}); the data in use is the new one, named by ${this.pointerFile}.`,
+      );
+    } finally {
+      for (const claimHeld of held) claimHeld.done();
+    }
+  }
+
+  /** A new `hd3flat-...` directory holding flushed copies of `pair`; listed in `made` until linked. */
+  private async flatCopies(
+    pair: { specsFile: string; treesFile: string },
+    made: string[],
+    held: { done(): void }[],
+  ): Promise<string> {
+    const name = newFlatDirName();
+    const dir = join(this.dir, name);
+    held.push(claim(name));
+    made.push(dir);
+    await this.fs.mkdir(dir);
+    const copies = flatPair(dir);
+    await this.fs.copyFile(pair.specsFile, copies.specsFile);
+    await this.fs.copyFile(pair.treesFile, copies.treesFile);
+    await this.fs.fsync(copies.specsFile);
+    await this.fs.fsync(copies.treesFile);
+    await this.fs.fsync(dir);
+    return name;
+  }
+
+  /** True when both flat names are already links through `hd3pair`. */
+  private async flatNamesLinked(): Promise<boolean> {
+    for (const [file, name] of [
+      [this.specsFile, SPECS_FILE_NAME],
+      [this.treesFile, TREES_FILE_NAME],
     ] as const) {
-      const temp = this.temporary(to);
-      try {
-        await this.fs.copyFile(from, temp.path);
-        await this.fs.rename(temp.path, to);
-      } catch (error) {
-        await this.removeQuietly(temp.path);
-        this.warn(
-          "HD_STORE_FLAT_COPY",
-          `Could not refresh ${to} after sync (${clause(errorMessage(error))}); the data in use is the new one, named by ${this.pointerFile}.`,
-        );
-        return;
-      } finally {
-        temp.done();
-      }
+      const target = await this.fs.readlink(file).catch(() => undefined);
+      if (target !== flatLinkTarget(name)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Turns the flat names of an earlier version (two files) into links through `hd3pair`, each
+   * keeping what it holds: `hd3pair` first names copies of the two files, then each name becomes
+   * a link to the same bytes. Names that are not a pair yet become links at once (they name no
+   * file until `hd3pair` is set: a reader finds nothing, never a mix).
+   */
+  private async linkFlatNamesFirst(made: string[], held: { done(): void }[]): Promise<void> {
+    if (await pairUsable(flatPair(this.dir), this.fs)) {
+      const name = await this.flatCopies(flatPair(this.dir), made, held);
+      await this.replaceWithLink(name, join(this.dir, FLAT_PAIR_LINK_NAME));
+      made.pop();
+    }
+    await this.replaceWithLink(flatLinkTarget(SPECS_FILE_NAME), this.specsFile);
+    await this.replaceWithLink(flatLinkTarget(TREES_FILE_NAME), this.treesFile);
+  }
+
+  /** Makes `path` a symbolic link to `target` with one rename (a temporary link first). */
+  private async replaceWithLink(target: string, path: string): Promise<void> {
+    const temp = this.temporary(path);
+    try {
+      await this.fs.symlink(target, temp.path);
+      await this.fs.rename(temp.path, path);
+    } catch (error) {
+      await this.removeQuietly(temp.path);
+      throw error;
+    } finally {
+      temp.done();
     }
   }
 }

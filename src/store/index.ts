@@ -9,8 +9,10 @@ export type {
   SyncDownloadResult,
 } from "./data-source.js";
 export {
+  cachedDataProblem,
   DataStore,
   type DataStoreOptions,
+  FLAT_PAIR_LINK_NAME,
   hasCachedData,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,

@@ -1,7 +1,21 @@
 // The few file-system calls the data store makes, injectable so tests can simulate a full disk or a kill.
 
 import { constants } from "node:fs";
-import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  link,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
+import { dirname } from "node:path";
 
 /** File-system operations used by the data store (all promise-based, Node semantics). */
 export interface StoreFileSystem {
@@ -28,13 +42,31 @@ export interface StoreFileSystem {
   readdir?(dir: string): Promise<string[]>;
   /** Removes a file or a directory with its contents; nothing to remove is not an error. Default: Node's. */
   remove?(path: string): Promise<void>;
+  /** Creates a symbolic link at `path` to `target` (relative to the link's directory). Default: Node's. */
+  symlink?(target: string, path: string): Promise<void>;
+  /** Where a symbolic link points; rejects for anything else. Default: Node's. */
+  readlink?(path: string): Promise<string>;
 }
 
 /** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
+/**
+ * Creates `dir` and its missing parents. Not `mkdir(dir, { recursive: true })`: on a read-only
+ * file system that reports ENOENT for a directory that cannot be made, where this reports EROFS.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" && (await stat(dir)).isDirectory()) return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
+    await makeDirectory(dirname(dir));
+    await makeDirectory(dir);
+  }
+}
+
 export const nodeStoreFileSystem: Required<StoreFileSystem> = {
-  async mkdir(dir) {
-    await mkdir(dir, { recursive: true });
-  },
+  mkdir: makeDirectory,
   stat: (file) => stat(file),
   rename: (from, to) => rename(from, to),
   unlink: (file) => unlink(file),
@@ -65,4 +97,6 @@ export const nodeStoreFileSystem: Required<StoreFileSystem> = {
   writeFile: (file, text) => writeFile(file, text),
   readdir: (dir) => readdir(dir),
   remove: (path) => rm(path, { recursive: true, force: true }),
+  symlink: (target, path) => symlink(target, path),
+  readlink: (path) => readlink(path),
 };

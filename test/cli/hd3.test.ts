@@ -423,7 +423,9 @@ describe("hd3 sync (loopback test server)", () => {
     expect(result.stderr).toMatch(/^specs .*\d+(\.\d)? (B|KB)$/m);
     expect(readdirSync(dir).sort()).toEqual([
       "hd3current.json",
+      expect.stringMatching(/^hd3flat-/),
       expect.stringMatching(/^hd3gen-/),
+      "hd3pair",
       "hd3specs.json",
       "hd3trees.json",
     ]);

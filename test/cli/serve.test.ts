@@ -1,11 +1,11 @@
 // `hd3 serve` in-process through runCli: the usage errors and failures that end it before it
 // serves. serve.e2e.test.ts runs the binary as a server (HdClient, curl, signals, reload).
 
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scratchForFile } from "./support/hd3-binary.js";
+import { REPO_ROOT, scratchForFile } from "./support/hd3-binary.js";
 import { SERVE_USERS as USERS } from "./support/hd3-serve.js";
 import { runHd3InProcess } from "./support/run-cli.js";
 
@@ -39,6 +39,34 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^hd3: no synced data in .*serve-empty: run `hd3 sync/m);
   });
+
+  it.each([
+    ["not JSON", "{ half a pointer", /hd3current\.json is unusable: it is not JSON/],
+    [
+      "naming a generation that is not there",
+      JSON.stringify({
+        format: 1,
+        current: { generation: "hd3gen-20300101T000000000Z-1-0badda7a", specsBytes: 10, treesBytes: 10 },
+      }),
+      /hd3current\.json names hd3gen-20300101T000000000Z-1-0badda7a, whose files are missing or empty/,
+    ],
+  ])(
+    "exits 1 saying the pointer is bad, not that nothing was synced, for a pointer %s beside valid files",
+    async (_name, pointer, expected) => {
+      const dir = tmp.scratch(`serve-bad-pointer-${pointer.length}`);
+      copyFileSync(join(REPO_ROOT, "data/sample/sample-specs.json"), join(dir, "hd3specs.json"));
+      copyFileSync(join(REPO_ROOT, "data/sample/sample-trees.json"), join(dir, "hd3trees.json"));
+      writeFileSync(join(dir, "hd3current.json"), pointer);
+      const result = await hd3(["serve", "--users-file", usersFile, "--data-dir", dir, "--port", "0"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(expected);
+      expect(result.stderr).toContain(`Run \`hd3 sync --data-dir ${dir}\` to replace it.`);
+      expect(result.stderr).not.toContain("no synced data");
+      const detect = await hd3(["vendors", "--data-dir", dir]);
+      expect(detect.code).toBe(2);
+      expect(detect.stderr).toMatch(expected);
+    },
+  );
 
   it("exits 2 without --users-file, saying what the file holds", async () => {
     const result = await hd3(["serve", "--port", "0"]);
@@ -96,6 +124,8 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
       "--keep-alive-timeout-ms: expected a whole number of milliseconds",
     ],
     ["--max-body-bytes", "10", "--max-body-bytes: expected a whole number of bytes of at least 1024"],
+    ["--send-timeout-ms", "0", "--send-timeout-ms: expected a whole number of milliseconds"],
+    ["--max-downloads-per-user", "0", "--max-downloads-per-user: expected a whole number of downloads"],
   ])("exits 2 for %s %s, naming the flag", async (name, value, expected) => {
     const result = await hd3(["serve", "--users-file", usersFile, "--port", "0", name, value]);
     expect(result.code).toBe(2);
@@ -166,6 +196,8 @@ describe("hd3 serve: usage errors and failures before it serves", () => {
       "--request-timeout-ms <ms>",
       "--keep-alive-timeout-ms <ms>",
       "--max-body-bytes <bytes>",
+      "--send-timeout-ms <ms>",
+      "--max-downloads-per-user <n>",
       "--sync-every <duration>",
       "--base-url <url>",
     ]) {

@@ -381,11 +381,14 @@ describe("examples/", () => {
       expect(first.code).toBe(0);
       expect(first.stdout.startsWith(`${SAMPLE_DEVICES} devices, trees of `)).toBe(true);
       expect(first.stdout).toContain("now using trees of");
-      // Two syncs: the pointer, the current and the previous generation, the flat copies.
+      // Two syncs: the pointer, the flat copies, the current and the previous generation, the
+      // link to the flat copies and the flat names through it.
       expect((await readdir(dir)).sort()).toEqual([
         "hd3current.json",
+        expect.stringMatching(/^hd3flat-/),
         expect.stringMatching(/^hd3gen-/),
         expect.stringMatching(/^hd3gen-/),
+        "hd3pair",
         "hd3specs.json",
         "hd3trees.json",
       ]);

@@ -1,7 +1,8 @@
 // The circuit breaker on its own: opening, the trial after the cool-down, closing.
 
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker } from "../../src/core/breaker.js";
+import { CircuitBreaker, isCloudFault } from "../../src/core/breaker.js";
+import { HdNetworkError, HdProtocolError } from "../../src/errors.js";
 
 describe("CircuitBreaker", () => {
   it("opens at the threshold, lets one trial through after the cool-down, and closes on its success", () => {
@@ -42,5 +43,19 @@ describe("CircuitBreaker", () => {
     breaker.failure(new Error("d"));
     expect(breaker.state).toBe("open");
     expect((breaker.lastError as Error).message).toBe("d");
+  });
+});
+
+describe("isCloudFault", () => {
+  it("counts network failures, timeouts and server errors, not the request's own 400, 413, 414 or 431", () => {
+    for (const httpStatus of [400, 413, 414, 431]) {
+      expect(isCloudFault(new HdProtocolError("refused", { httpStatus })), String(httpStatus)).toBe(false);
+    }
+    for (const httpStatus of [403, 404, 429, 500, 502, 503]) {
+      expect(isCloudFault(new HdProtocolError("failed", { httpStatus })), String(httpStatus)).toBe(true);
+    }
+    expect(isCloudFault(new HdNetworkError("down"))).toBe(true);
+    expect(isCloudFault(new Error("anything"))).toBe(true);
+    expect(isCloudFault(undefined)).toBe(true);
   });
 });

@@ -254,6 +254,8 @@ describe("request limits", () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 20_000,
       keepAliveTimeoutMs: 5_000,
+      sendTimeoutMs: 30_000,
+      maxDownloadsPerUser: 8,
     });
     expect(server.headersTimeout).toBe(10_000);
     expect(server.requestTimeout).toBe(20_000);
@@ -268,6 +270,9 @@ describe("request limits", () => {
     ["requestTimeoutMs", { headersTimeoutMs: 5_000, requestTimeoutMs: 4_000 }],
     ["keepAliveTimeoutMs", { keepAliveTimeoutMs: -1 }],
     ["keepAliveTimeoutMs", { keepAliveTimeoutMs: 2 ** 31 }],
+    ["sendTimeoutMs", { sendTimeoutMs: 0 }],
+    ["maxDownloadsPerUser", { maxDownloadsPerUser: 0 }],
+    ["maxDownloadsPerUser", { maxDownloadsPerUser: 2.5 }],
   ])("rejects a bad %s with HdOptionError naming it", (option, bad) => {
     expect(() => createApiHttpServer({ engine, users: [alice], ...(bad as object) })).toThrow(
       expect.objectContaining({ code: "ERR_HD_INVALID_OPTION", option }),

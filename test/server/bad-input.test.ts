@@ -196,10 +196,19 @@ describe("the self-hosted server under bad input", () => {
     expect(engine.calls.at(-1)).toEqual({ call: "view", args: ["Apple\u0000", "../x"] });
   });
 
-  it("answers 400 to a badly percent-encoded path", async () => {
+  it("answers 400 to a badly percent-encoded path, status a string as device calls send it", async () => {
     const reply = await send("/apiv3/device/models/%E0%A4%A.json", "{}");
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.text).status).toBe("400");
+  });
+
+  it("answers a badly percent-encoded detect path with an integer status, like every detect error", async () => {
+    const reply = await send("/apiv3/site/detect/%ZZ.json", "{}");
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text)).toEqual({
+      message: "Bad request: the path is not validly percent-encoded",
+      status: 400,
+    });
   });
 
   it("never reflects a CR/LF from the path into a reply header", async () => {

@@ -1,6 +1,6 @@
 // Downloads serve the pair the engine answers from: a new pair that does not load changes neither.
 
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,6 +89,37 @@ describe("downloads from a data directory", () => {
       engine.replaceData(await later.loadCurrentData());
       expect(engine.dataInfo.treesFile).not.toBe(inUse.trees);
       expect((await call(base, "fetchtrees")).bytes.toString("utf8")).toContain("2031-01-01 00:00:00");
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("in a directory without a pointer, never serve a pair written over the engine's that it refused", async () => {
+    const dir = join(scratch, "pointerless");
+    await mkdir(dir);
+    await copyFile(SAMPLE_SPECS, join(dir, "hd3specs.json"));
+    await copyFile(SAMPLE_TREES, join(dir, "hd3trees.json"));
+    const store = new DataStore({ dir, logger: silentLogger });
+    const engine = await store.load();
+    const server = createApiHttpServer({ engine, users: [user], dataDir: dir, logger: silentLogger });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await call(base, "fetchtrees")).status).toBe(200);
+      // A trees file that does not load, renamed over the one the engine answers from.
+      await writeFile(join(dir, "hd3trees.json.new"), '{"trees": {"user-agent0": ');
+      await rename(join(dir, "hd3trees.json.new"), join(dir, "hd3trees.json"));
+      await expect(store.loadCurrentData()).rejects.toMatchObject({ code: "ERR_HD_DATA" });
+      for (const download of ["fetchtrees", "fetchspecs", "fetcharchive"]) {
+        const reply = await call(base, download);
+        expect(reply.status, download).toBe(503);
+        expect(reply.bytes.toString("utf8"), download).not.toContain('"user-agent0": ');
+      }
+      // A good pair again: the engine takes it, and the downloads follow.
+      await copyFile(SAMPLE_TREES, join(dir, "hd3trees.json"));
+      engine.replaceData(await store.loadCurrentData());
+      expect((await call(base, "fetchtrees")).status).toBe(200);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -97,8 +97,9 @@ describe("ArchiveDataSource", () => {
     const result = await store.sync();
     expect(downloads).toBe(1);
     expect(result.info.devices).toBe(SAMPLE_DEVICES);
-    expect((await readdir(dir)).filter((name) => !name.startsWith("hd3gen-"))).toEqual([
+    expect((await readdir(dir)).filter((name) => !/^hd3(gen|flat)-/.test(name)).sort()).toEqual([
       "hd3current.json",
+      "hd3pair",
       "hd3specs.json",
       "hd3trees.json",
     ]);

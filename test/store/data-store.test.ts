@@ -1,9 +1,11 @@
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -16,6 +18,7 @@ import { silentLogger } from "../../src/logger.js";
 import type { DataSource, SyncDownloadOptions } from "../../src/store/data-source.js";
 import {
   DataStore,
+  FLAT_PAIR_LINK_NAME,
   hasCachedData,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
@@ -71,7 +74,8 @@ function snapshot(under = dir, prefix = ""): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(under).sort()) {
     const path = join(under, name);
-    if (statSync(path).isDirectory()) Object.assign(out, snapshot(path, `${prefix}${name}/`));
+    if (lstatSync(path).isSymbolicLink()) out[prefix + name] = `-> ${readlinkSync(path)}`;
+    else if (statSync(path).isDirectory()) Object.assign(out, snapshot(path, `${prefix}${name}/`));
     else out[prefix + name] = readFileSync(path, "utf8");
   }
   return out;
@@ -225,11 +229,19 @@ describe("DataStore.sync", () => {
     expect(current.generation).toMatch(GENERATION);
     expect(previous?.generation).toMatch(GENERATION);
     expect(source.calls[0]).toBe(`specs -> ${join(dir, current.generation, SPECS_FILE_NAME)}`);
-    // The old flat pair became the previous generation; the flat files are copies of the new one.
+    // The old flat pair became the previous generation; the flat names are links through
+    // hd3pair to copies of the new one.
     const { [POINTER_FILE_NAME]: _pointer, ...files } = snapshot();
+    const flatDir = readlinkSync(join(dir, FLAT_PAIR_LINK_NAME));
+    expect(flatDir).toMatch(/^hd3flat-\d+-[0-9a-f]{8}$/);
+    expect(readFileSync(join(dir, SPECS_FILE_NAME), "utf8")).toBe(NEW_SPECS);
+    expect(readFileSync(join(dir, TREES_FILE_NAME), "utf8")).toBe(NEW_TREES);
     expect(files).toEqual({
-      [SPECS_FILE_NAME]: NEW_SPECS,
-      [TREES_FILE_NAME]: NEW_TREES,
+      [SPECS_FILE_NAME]: `-> ${FLAT_PAIR_LINK_NAME}/${SPECS_FILE_NAME}`,
+      [TREES_FILE_NAME]: `-> ${FLAT_PAIR_LINK_NAME}/${TREES_FILE_NAME}`,
+      [FLAT_PAIR_LINK_NAME]: `-> ${flatDir}`,
+      [`${flatDir}/${SPECS_FILE_NAME}`]: NEW_SPECS,
+      [`${flatDir}/${TREES_FILE_NAME}`]: NEW_TREES,
       [`${current.generation}/${SPECS_FILE_NAME}`]: NEW_SPECS,
       [`${current.generation}/${TREES_FILE_NAME}`]: NEW_TREES,
       [`${previous?.generation}/${SPECS_FILE_NAME}`]: OLD_SPECS,
@@ -264,11 +276,13 @@ describe("DataStore.sync", () => {
     const names = readdirSync(target).sort();
     expect(names).toEqual([
       POINTER_FILE_NAME,
+      expect.stringMatching(/^hd3flat-/),
       expect.stringMatching(GENERATION),
+      FLAT_PAIR_LINK_NAME,
       SPECS_FILE_NAME,
       TREES_FILE_NAME,
     ]);
-    expect(readdirSync(join(target, names[1] ?? "")).sort()).toEqual([SPECS_FILE_NAME, TREES_FILE_NAME]);
+    expect(readdirSync(join(target, names[2] ?? "")).sort()).toEqual([SPECS_FILE_NAME, TREES_FILE_NAME]);
   });
 
   const failures: Array<[string, () => DataSource, string]> = [
@@ -347,6 +361,8 @@ describe("DataStore.sync", () => {
       writeFile: wrap("writeFile", nodeStoreFileSystem.writeFile),
       readdir: nodeStoreFileSystem.readdir,
       remove: nodeStoreFileSystem.remove,
+      symlink: wrap("symlink", nodeStoreFileSystem.symlink),
+      readlink: nodeStoreFileSystem.readlink,
     };
   };
 

@@ -1,21 +1,24 @@
-// A sync killed at any point leaves one consistent pair; the next sync removes what it left; concurrent syncs do not collide.
+// A sync killed at any point leaves one consistent pair, under the pointer and under the flat names; the next sync removes what it left; concurrent syncs do not collide.
 
 import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { readFile, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HdLicenceError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { pairSignature } from "../../src/store/data-follower.js";
-import { POINTER_FILE_NAME } from "../../src/store/data-layout.js";
+import { FLAT_PAIR_LINK_NAME, POINTER_FILE_NAME } from "../../src/store/data-layout.js";
 import type { DataSource, SyncDownloadOptions } from "../../src/store/data-source.js";
 import { DataStore, SPECS_FILE_NAME, TREES_FILE_NAME } from "../../src/store/data-store.js";
 import { nodeStoreFileSystem, type StoreFileSystem } from "../../src/store/store-fs.js";
@@ -34,6 +37,7 @@ const NEW_TREES = treesOf(NEW, "2");
 /** A process id no process has (above Linux's and macOS's largest). */
 const DEAD_PID = 2 ** 22 + 1;
 const GENERATION = /^hd3gen-\d{8}T\d{9}Z-\d+-[0-9a-f]{8}$/;
+const FLAT_DIR = /^hd3flat-\d+-[0-9a-f]{8}$/;
 
 let dir = "";
 beforeEach(() => {
@@ -82,6 +86,8 @@ function killableSync(killAt: number) {
     writeFile: wrap("writeFile", real.writeFile),
     readdir: real.readdir,
     remove: wrap("remove", real.remove),
+    symlink: wrap("symlink", real.symlink),
+    readlink: real.readlink,
   };
   // A download is three steps: started (empty file), half written, complete.
   const download = async (what: string, text: string, options: SyncDownloadOptions) => {
@@ -109,6 +115,18 @@ async function versionInUse(): Promise<string> {
   const model = engine.detect({ "user-agent": "Nokia" }).hd_specs?.general_model;
   expect(model).toBe(specsGenerated === NEW ? "New" : "Old");
   return specsGenerated ?? "";
+}
+
+/** The version of each flat file, as a program naming them reads them now; `""` for a missing one. */
+function flatVersions(): { specs: string; trees: string } {
+  const version = (name: string) => {
+    try {
+      return /"generated":"([^"]+)"/.exec(readFileSync(join(dir, name), "utf8"))?.[1] ?? "?";
+    } catch {
+      return "";
+    }
+  };
+  return { specs: version(SPECS_FILE_NAME), trees: version(TREES_FILE_NAME) };
 }
 
 const follow = () =>
@@ -147,9 +165,16 @@ function orphanLeftovers(): void {
       return "";
     }
   })();
+  const linked = (() => {
+    try {
+      return readlinkSync(join(dir, FLAT_PAIR_LINK_NAME));
+    } catch {
+      return "";
+    }
+  })();
   for (const name of readdirSync(dir)) {
     const ours = name.includes(`-${process.pid}-`) || name.includes(`.${process.pid}-`);
-    if (!ours || pointer.includes(name)) continue;
+    if (!ours || pointer.includes(name) || name === linked) continue;
     renameSync(join(dir, name), join(dir, name.replace(String(process.pid), String(DEAD_PID))));
   }
 }
@@ -194,6 +219,12 @@ describe.each(starts)("a sync killed between any two of its steps, from %s", (_n
       expect(version, `killed before step ${killAt} (${complete.steps[killAt]})`).toBe(
         killAt > switchStep ? NEW : OLD,
       );
+      // The flat names hold one pair: both old, both new, or (a first sync killed early) none.
+      const flat = flatVersions();
+      expect(flat.specs, `flat names after a kill before step ${killAt} (${complete.steps[killAt]})`).toBe(
+        flat.trees,
+      );
+      expect([OLD, NEW]).toContain(flat.specs);
       // A follower switches exactly when the pointer does.
       expect((await follow()) !== before, `follower after a kill before step ${killAt}`).toBe(
         version === NEW,
@@ -214,13 +245,68 @@ describe.each(starts)("a sync killed between any two of its steps, from %s", (_n
       const names = readdirSync(dir).sort();
       expect(names.filter((name) => name.endsWith(".tmp"))).toEqual([]);
       expect(names.filter((name) => GENERATION.test(name))).toHaveLength(2);
-      expect(names.filter((name) => !GENERATION.test(name))).toEqual([
+      expect(names.filter((name) => FLAT_DIR.test(name))).toEqual([
+        readlinkSync(join(dir, FLAT_PAIR_LINK_NAME)),
+      ]);
+      expect(names.filter((name) => !GENERATION.test(name) && !FLAT_DIR.test(name))).toEqual([
         POINTER_FILE_NAME,
+        FLAT_PAIR_LINK_NAME,
         SPECS_FILE_NAME,
         TREES_FILE_NAME,
       ]);
+      expect(flatVersions()).toEqual({ specs: NEW, trees: NEW });
+      expect(realpathSync(join(dir, SPECS_FILE_NAME))).toBe(
+        join(realpathSync(join(dir, FLAT_PAIR_LINK_NAME)), SPECS_FILE_NAME),
+      );
     }
     expect(outcomes.indexOf(NEW)).toBe(switchStep + 1);
+    // About forty kills, each followed by three syncs with real fsyncs: seconds on a loaded machine.
+  }, 90_000);
+});
+
+describe("a reader polling the flat names while syncs run", () => {
+  it("reads one pair each time it resolves hd3pair once, never a mix", async () => {
+    writeFileSync(join(dir, SPECS_FILE_NAME), OLD_SPECS);
+    writeFileSync(join(dir, TREES_FILE_NAME), OLD_TREES);
+    let running = true;
+    const seen = new Map<string, number>();
+    const mixes: string[] = [];
+    const poll = async () => {
+      while (running) {
+        try {
+          const pair = await realpath(join(dir, FLAT_PAIR_LINK_NAME));
+          const specs = /"generated":"([^"]+)"/.exec(
+            await readFile(join(pair, SPECS_FILE_NAME), "utf8"),
+          )?.[1];
+          const trees = /"generated":"([^"]+)"/.exec(
+            await readFile(join(pair, TREES_FILE_NAME), "utf8"),
+          )?.[1];
+          if (specs !== trees) mixes.push(`${specs} with ${trees}`);
+          seen.set(String(specs), (seen.get(String(specs)) ?? 0) + 1);
+        } catch {
+          // Not linked yet, or a superseded pair removed between two reads: nothing was mixed.
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const pollers = [poll(), poll()];
+    for (let round = 0; round < 20; round++) {
+      const [specs, trees] = round % 2 === 0 ? [NEW_SPECS, NEW_TREES] : [OLD_SPECS, OLD_TREES];
+      await new DataStore({
+        dir,
+        source: { fetchSpecs: write(specs), fetchTrees: write(trees) },
+        logger: silentLogger,
+      }).sync();
+      // Between syncs the plain flat names hold the pair just synced.
+      expect(flatVersions()).toEqual(
+        round % 2 === 0 ? { specs: NEW, trees: NEW } : { specs: OLD, trees: OLD },
+      );
+    }
+    running = false;
+    await Promise.all(pollers);
+    expect(mixes).toEqual([]);
+    expect(seen.get(OLD) ?? 0).toBeGreaterThan(0);
+    expect(seen.get(NEW) ?? 0).toBeGreaterThan(0);
   });
 });
 

@@ -184,6 +184,17 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         placeholder: "<bytes>",
         description: "Largest request body; a larger one gets 413 and the connection closes. Default 102400.",
       },
+      "send-timeout-ms": {
+        type: "string",
+        placeholder: "<ms>",
+        description:
+          "Time a download may go without the client taking any bytes; then it is cut and its file closed. Default 30000.",
+      },
+      "max-downloads-per-user": {
+        type: "string",
+        placeholder: "<n>",
+        description: "Downloads one account may have in progress at once; one more gets 429. Default 8.",
+      },
       "sync-every": {
         type: "string",
         placeholder: "<duration>",

@@ -52,6 +52,8 @@ const LIMIT_FLAGS = {
   requestTimeoutMs: "request-timeout-ms",
   keepAliveTimeoutMs: "keep-alive-timeout-ms",
   maxBodyBytes: "max-body-bytes",
+  sendTimeoutMs: "send-timeout-ms",
+  maxDownloadsPerUser: "max-downloads-per-user",
 } as const satisfies Partial<Record<keyof ApiServerOptions, string>>;
 
 type LimitOptions = Partial<Record<keyof typeof LIMIT_FLAGS, number>>;
@@ -136,6 +138,11 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
     await store.sync();
   }
   const engine = store.engine;
+  const { cachedDataProblem } = await import("../../store/data-store.js");
+  const problem = engine === undefined ? await cachedDataProblem(dir) : undefined;
+  if (problem !== undefined) {
+    throw new CliError(`${problem} Run \`hd3 sync --data-dir ${dir}\` to replace it.`);
+  }
   if (engine === undefined) {
     throw new CliError(
       `no synced data in ${dir}: run \`hd3 sync --data-dir ${dir}\` first (or leave out --data-dir to serve the sample database).`,

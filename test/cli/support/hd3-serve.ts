@@ -35,9 +35,22 @@ export interface ServeProcess {
 export function startServe(
   built: BuiltPackage,
   args: readonly string[],
-  { env = {}, cwd = built.scratch("serve-home"), timeoutMs = 20_000 } = {},
+  {
+    env = {},
+    cwd = built.scratch("serve-home"),
+    timeoutMs = 20_000,
+    fdLimit,
+  }: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; fdLimit?: number } = {},
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [built.bin, "serve", ...args], {
+  // With `fdLimit`, a shell lowers the file-descriptor limit (`ulimit -n`) and becomes the server.
+  const command =
+    fdLimit === undefined
+      ? ([process.execPath, [built.bin, "serve", ...args]] as const)
+      : ([
+          "bash",
+          ["-c", `ulimit -n ${fdLimit} && exec "$0" "$@"`, process.execPath, built.bin, "serve", ...args],
+        ] as const);
+  const child = spawn(command[0], command[1], {
     cwd,
     env: {
       PATH: process.env.PATH ?? "",
@@ -88,7 +101,7 @@ export interface ServeFixture {
   /** Starts `hd3 serve --port 0 ...args` (see `startServe`). */
   serve(
     args: readonly string[],
-    options?: { env?: Record<string, string>; timeoutMs?: number },
+    options?: { env?: Record<string, string>; timeoutMs?: number; fdLimit?: number },
   ): Promise<ServeProcess>;
   /** Kills every process started so far. */
   stopAll(): Promise<void>;
