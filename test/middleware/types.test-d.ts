@@ -64,6 +64,12 @@ describe("middleware types", () => {
     expectTypeOf<DeviceSource>().toEqualTypeOf<"local" | "cloud" | "memo" | "skipped">();
     expectTypeOf(byDevice({ Mobile: (_req, res) => void res.send("m") })).toEqualTypeOf<RequestHandler>();
     expectTypeOf(whenDevice((device) => device.isTablet)).toEqualTypeOf<RequestHandler>();
+    // @ts-expect-error device classes are a literal union: `mobile` is not one
+    byDevice({ mobile: (_req, res) => void res.send("m") });
+    // @ts-expect-error nor is `Phone`
+    whenDevice("Phone");
+    // @ts-expect-error nor in a list
+    whenDevice(["Tablet", "Phablet"]);
     expectTypeOf(mobileRedirect({ to: "https://m.example.test" })).toEqualTypeOf<RequestHandler>();
     expectTypeOf(pickAsset({} as Device, [{ width: 1, src: "a" }])).toEqualTypeOf<{
       width: number;
