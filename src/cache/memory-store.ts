@@ -2,6 +2,7 @@
 
 import QuickLRU from "quick-lru";
 import { type KnownOptions, numberOption, optionsObject } from "../options.js";
+import type { MemoValue } from "../middleware/memo.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of {@link MemoryStore}. */
@@ -28,7 +29,7 @@ export const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;
  * const store = new MemoryStore<string>({ maxEntries: 500 });
  * store.set("k", { value: "v", storedAt: Date.now(), expiresAt: Date.now() + 60_000 });
  */
-export class MemoryStore<V> implements CacheStore<V> {
+export class MemoryStore<V = MemoValue> implements CacheStore<V> {
   /** The most entries held at any time. */
   readonly maxEntries: number;
   readonly #lru: QuickLRU<string, CacheEntry<V>>;

@@ -12,6 +12,7 @@ import {
   optionsObject,
   urlOption,
 } from "../options.js";
+import type { MemoValue } from "../middleware/memo.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**
@@ -84,7 +85,7 @@ export interface RedisStoreStats {
 }
 
 /** A `CacheStore` on Redis, with its counters. */
-export interface RedisStore<V> extends CacheStore<V> {
+export interface RedisStore<V = MemoValue> extends CacheStore<V> {
   get(key: string): Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): Promise<void>;
   delete(key: string): Promise<void>;
@@ -208,7 +209,7 @@ function isEntry(value: unknown): value is CacheEntry<unknown> {
  * await store.get("k"); // { value: 1, ... }
  * await store.close();
  */
-export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
+export function createRedisStore<V = MemoValue>(options: RedisStoreOptions): RedisStore<V> {
   const config = resolveOptions(options);
   const owned = options.client === undefined;
   const closeClient = options.closeClient ?? owned;
