@@ -11,4 +11,5 @@ app.get("/readyz", (req, res) => res.sendStatus(hd.isReady() ? 200 : 503));
 app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));
 // #endregion cache-dir
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

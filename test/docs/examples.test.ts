@@ -393,12 +393,20 @@ describe("examples/", () => {
         logger: silentLogger,
       });
       await expect(wrong.vendors()).rejects.toMatchObject({ code: "ERR_HD_AUTH" });
-      // acceptRawSpaces: a request line as the PHP kit writes it reaches the API (401, not Node's 400).
+    } finally {
+      await client.close();
+      await app.stop();
+    }
+  });
+
+  exampleTest("raw-spaces.js", "lets a request line with raw spaces reach the API", async () => {
+    const app = await startExample("raw-spaces.js");
+    try {
+      // A request line as the PHP kit writes it reaches the API (401, not Node's 400).
       expect(await rawStatusLine(app.url, "GET /apiv3/device/view/Google/Pixel 8.json HTTP/1.1")).toBe(
         "HTTP/1.1 401 Unauthorized",
       );
     } finally {
-      await client.close();
       await app.stop();
     }
   });
