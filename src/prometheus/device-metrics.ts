@@ -1,8 +1,18 @@
 // collectDeviceMetrics: the middleware's metrics() snapshot as prom-client series, read on every scrape.
 
-import { Counter, Gauge, register as globalRegister, Histogram, type Registry } from "prom-client";
+import { Histogram, type Registry } from "prom-client";
 import type { HandsetDetectionMetrics } from "../middleware/metrics.js";
-import { invalidOption, objectWithMethods, optionsObject, stringOption } from "../options.js";
+import { invalidOption } from "../options.js";
+import {
+  byLabel,
+  type CollectorOptions,
+  collector,
+  collectorOptions,
+  flag,
+  type MetricsCollector,
+  registerSeries,
+  type Series,
+} from "./series.js";
 
 /**
  * What {@link collectDeviceMetrics} reads: anything with a `metrics()` snapshot, such as the
@@ -12,48 +22,8 @@ export interface DeviceMetricsSource {
   metrics(): HandsetDetectionMetrics;
 }
 
-/** Options of {@link collectDeviceMetrics}. */
-export interface DeviceMetricsOptions {
-  /** The registry to register the series in. Default: prom-client's global `register`. */
-  register?: Registry | undefined;
-  /**
-   * Prefix of every series name. Default `"hd_"`; another one (`"hd_checkout_"`) lets two
-   * middlewares share a registry.
-   */
-  prefix?: string | undefined;
-}
-
-/** What {@link collectDeviceMetrics} registered. */
-export interface DeviceMetricsCollector {
-  /** The names of the series registered, prefix included. */
-  readonly names: readonly string[];
-  /** Removes the series from the registry. */
-  unregister(): void;
-}
-
-/** One labelled value of a series. */
-type Sample = readonly [labels: Readonly<Record<string, string>>, value: number];
-
-/** A counter or gauge read from the snapshot. */
-interface Series {
-  /** The name after the prefix: units in the name, counters end in `_total`. */
-  readonly name: string;
-  readonly help: string;
-  readonly type: "counter" | "gauge";
-  readonly labelNames?: readonly string[];
-  /** The value, or one sample per label set. */
-  readonly read: (m: HandsetDetectionMetrics) => number | readonly Sample[];
-  /** Registered only when this holds for the snapshot at registration (the setup does not change). */
-  readonly when?: (m: HandsetDetectionMetrics) => boolean;
-}
-
-const byLabel = (label: string, counts: Readonly<Record<string, number>>): Sample[] =>
-  Object.entries(counts).map(([key, value]) => [{ [label]: key }, value]);
-
-const flag = (value: boolean): number => (value ? 1 : 0);
-
 /** Every counter and gauge, in the order a scrape shows them. */
-const SERIES: readonly Series[] = [
+const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
   {
     name: "mode_info",
     help: "Who answers devices: the local engine or the cloud (always 1).",
@@ -247,16 +217,6 @@ const SERIES: readonly Series[] = [
   },
 ];
 
-/** Writes `read`'s value(s) into a counter or gauge after clearing it (label sets may vanish). */
-function fill(metric: Counter | Gauge, value: number | readonly Sample[]): void {
-  metric.reset();
-  const samples: readonly Sample[] = typeof value === "number" ? [[{}, value]] : value;
-  for (const [labels, v] of samples) {
-    if (metric instanceof Counter) metric.inc(labels, v);
-    else metric.set(labels, v);
-  }
-}
-
 /** prom-client's histogram values: cumulative `_bucket`s by `le`, then `_sum` and `_count`. */
 interface HistogramValue {
   value: number;
@@ -326,8 +286,8 @@ class SnapshotHistogram extends Histogram<string> {
  */
 export function collectDeviceMetrics(
   middleware: DeviceMetricsSource,
-  options: DeviceMetricsOptions = {},
-): DeviceMetricsCollector {
+  options: CollectorOptions = {},
+): MetricsCollector {
   if (typeof (middleware as Partial<DeviceMetricsSource> | null | undefined)?.metrics !== "function") {
     invalidOption(
       "middleware",
@@ -335,39 +295,9 @@ export function collectDeviceMetrics(
       middleware,
     );
   }
-  const o = optionsObject<DeviceMetricsOptions>(options, {
-    factory: "collectDeviceMetrics()",
-    known: { register: true, prefix: true },
-    usage: "{ register, prefix }",
-  });
-  const registry =
-    objectWithMethods<Registry>(
-      "register",
-      o.register,
-      ["registerMetric", "removeSingleMetric", "metrics"],
-      "a prom-client Registry",
-    ) ?? globalRegister;
-  const prefix = stringOption("prefix", o.prefix, "hd_");
-  if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(prefix)) {
-    invalidOption("prefix", "expected letters, digits, `_` and `:`, not starting with a digit.", prefix);
-  }
+  const { registry, prefix } = collectorOptions(options, "collectDeviceMetrics()");
+  const names = registerSeries(SERIES, () => middleware.metrics(), registry, prefix);
   const first = middleware.metrics();
-  const names: string[] = [];
-  for (const series of SERIES) {
-    if (series.when !== undefined && !series.when(first)) continue;
-    const config = {
-      name: `${prefix}${series.name}`,
-      help: series.help,
-      labelNames: series.labelNames ?? [],
-      registers: [registry],
-      collect(this: Counter | Gauge) {
-        fill(this, series.read(middleware.metrics()));
-      },
-    };
-    if (series.type === "counter") new Counter(config);
-    else new Gauge(config);
-    names.push(config.name);
-  }
   const latency = `${prefix}cloud_latency_seconds`;
   new SnapshotHistogram(
     latency,
@@ -377,10 +307,5 @@ export function collectDeviceMetrics(
     middleware,
   );
   names.push(latency);
-  return {
-    names,
-    unregister() {
-      for (const name of names) registry.removeSingleMetric(name);
-    },
-  };
+  return collector(names, registry);
 }

@@ -455,6 +455,24 @@ describe("examples/", () => {
     });
   });
 
+  exampleTest("prometheus.js", "serves hd_ series and Node's default metrics on /metrics", async () => {
+    const app = await startExample("prometheus.js");
+    try {
+      expect(await text(`${app.url}/`, IPHONE_UA)).toBe("Mobile");
+      const scrape = await text(`${app.url}/metrics`);
+      expect(scrape).toMatch(/^hd_requests_total\{source="local"\} 1$/m);
+      expect(scrape).toMatch(/^# TYPE hd_cloud_latency_seconds histogram$/m);
+      expect(scrape).toMatch(/^# TYPE process_cpu_user_seconds_total counter$/m);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  exampleTest("testing.js", "tests an app's device routes with fakeDevice and supertest", async () => {
+    const result = await runExample("testing.js");
+    expect(result).toMatchObject({ code: 0, stdout: "ok\n" });
+  });
+
   const redisAvailable = hasRedisServer();
   describe.skipIf(!redisAvailable)(redisAvailable ? "with a real Redis" : NO_REDIS_MESSAGE, () => {
     exampleTest("redis-memo.js", "two instances share one detection through Redis", async () => {
