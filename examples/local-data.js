@@ -1,4 +1,4 @@
-// Local detection on synced data: `npx hd3 sync --data-dir ./hd-data` first (a licence with downloads).
+// Local detection on synced data: `npx express-handset-detection sync --data-dir ./hd-data` first (a licence with downloads).
 import express from "express";
 import { handsetDetection } from "express-handset-detection";
 
