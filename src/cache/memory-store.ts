@@ -1,8 +1,8 @@
 // The default in-process CacheStore: a quick-lru map that never holds more than `maxEntries`.
 
 import QuickLRU from "quick-lru";
-import { type KnownOptions, numberOption, optionsObject } from "../options.js";
 import type { MemoValue } from "../middleware/memo.js";
+import { type KnownOptions, numberOption, optionsObject } from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of {@link MemoryStore}. */

@@ -2,6 +2,7 @@
 
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { MemoValue } from "../middleware/memo.js";
 import {
   booleanOption,
   invalidOption,
@@ -12,7 +13,6 @@ import {
   optionsObject,
   urlOption,
 } from "../options.js";
-import type { MemoValue } from "../middleware/memo.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**
