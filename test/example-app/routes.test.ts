@@ -3,6 +3,7 @@
 import type { Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANDROID_LOW_ENTROPY_HINTS, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { DESKTOP_UA, IPHONE_UA, loadApp, sampleEnvironment, UNKNOWN_UA } from "./support.js";
 
 let app: Express;
@@ -78,6 +79,26 @@ describe("home page", () => {
     expect(heroWidth(res.text)).toBe(1920);
     expect(res.text).toContain("Your display is 1440 px wide (measured by the page script)");
     expect(res.text).not.toContain("typical display");
+  });
+
+  it("explains to Chrome on a phone over plain http from another host why it is not named, and how to fix it", async () => {
+    const res = await page("/", { "User-Agent": REDUCED_ANDROID_UA, Host: "192.168.1.20:3000" });
+    expect(res.text).toContain('data-notice="insecure-origin"');
+    expect(res.text).toContain("secure origins only: https, or http://localhost");
+    expect(res.text).toContain("<code>adb reverse tcp:3000 tcp:3000</code>");
+    expect(res.text).toContain("<code>http://192.168.1.20:3000</code>");
+  });
+
+  it("says nothing of secure origins where hints can arrive or are never sent", async () => {
+    const cases: Record<string, string>[] = [
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "localhost:3000" },
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "127.0.0.1:3000" },
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "192.168.1.20:3000", ...ANDROID_LOW_ENTROPY_HINTS },
+      { "User-Agent": IPHONE_UA, Host: "192.168.1.20:3000" },
+    ];
+    for (const headers of cases) {
+      expect((await page("/", headers)).text, JSON.stringify(headers)).not.toContain("insecure-origin");
+    }
   });
 
   it("says when no device matched, with the reply's status", async () => {
