@@ -52,6 +52,34 @@ describe("home page", () => {
     expect(res.text).toContain("<dt>Screen (typical of the model)</dt><dd>1179 × 2556 px</dd>");
   });
 
+  it.each([
+    [
+      "Amazon Fire HD 8",
+      "Mozilla/5.0 (Linux; Android 11; KFRAWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.4.1 like Chrome/126.0.6478.153 Safari/537.36",
+      800,
+      960,
+    ],
+    [
+      "Samsung Galaxy S24",
+      "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36",
+      1080,
+      1280,
+    ],
+    [
+      "Samsung Galaxy S24 Ultra",
+      "Mozilla/5.0 (Linux; Android 14; SM-S928B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36",
+      1440,
+      1920,
+    ],
+  ])(
+    "serves a %s (%i px display) the smallest hero that covers it, %i px",
+    async (_name, userAgent, display, hero) => {
+      const res = await page("/", { "User-Agent": userAgent });
+      expect(res.text).toContain(`The typical display of this model is ${display} px wide`);
+      expect(heroWidth(res.text)).toBe(hero);
+    },
+  );
+
   it("keeps the model's typical width when the page script has measured the visitor's screen too", async () => {
     const res = await page("/", { "User-Agent": IPHONE_UA, Cookie: "hd_screen=t5w390h844r3" });
     expect(res.text).toContain("The typical display of this model is 1179 px wide");
