@@ -22,6 +22,7 @@ export function mainHelp(): string {
     "hd3: device detection from the command line (Handset Detection API v3)",
     "",
     "Usage: hd3 <command> [arguments] [flags]",
+    "       (also installed as express-handset-detection: npx express-handset-detection <command> ...)",
     "",
     "Commands:",
     ...names.map((name, i) => `  ${(left[i] ?? name).padEnd(width)}  ${COMMANDS[name]?.summary ?? ""}`),
