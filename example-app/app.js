@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import { byDevice, displayWidth, handsetDetection, pickAsset } from "express-handset-detection";
 import { DEFAULT_HERO_WIDTH, HERO_WIDTHS, heroSvg } from "./images.js";
+import { hintsBlockedHost } from "./secure-origin.js";
 import { chooseSource } from "./source.js";
 import { devicePage, homePage, notFoundPage, shopDesktopPage, shopMobilePage } from "./views.js";
 
@@ -96,6 +97,7 @@ export async function createApp(options = {}) {
         userAgent: req.get("user-agent") ?? "",
         heroWidth: pickAsset(device, HERO_WIDTHS, { defaultWidth: DEFAULT_HERO_WIDTH }),
         display: displayOf(device),
+        hintsBlockedHost: hintsBlockedHost(req),
       }),
     );
   });

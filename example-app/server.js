@@ -32,7 +32,7 @@ try {
     console.log(`Detection source: ${source.kind}: ${source.description}`);
     if (source.kind === "sample") {
       console.log(
-        "This is sample data. For real detection: `npx hd3 sync` (a licence with downloads), or set HD_USERNAME, HD_SECRET and HD_SITE_ID for the cloud.",
+        "This is sample data. For real detection: `npx express-handset-detection sync` (a licence with downloads), or set HD_USERNAME, HD_SECRET and HD_SITE_ID for the cloud.",
       );
     }
   });

@@ -53,7 +53,8 @@ export function sampleDataFiles() {
  * 2. local, when the data directory holds `hd3specs.json` + `hd3trees.json` (from `hd3 sync`);
  * 3. sample: the small sample database, so the app works with no account at all.
  *
- * Throws when only some of the credentials are set, naming the missing ones.
+ * Throws when only some of the credentials are set, naming the missing ones, and when
+ * `HD_DATA_DIR` names a directory without synced data (never a silent fall back to the sample).
  * @param {Readonly<Record<string, string | undefined>>} [env]
  * @returns {Promise<DetectionSource>}
  */
@@ -82,6 +83,12 @@ export async function chooseSource(env = process.env) {
   const dir = dataDirFrom(env);
   if (await hasCachedData(dir)) {
     return { kind: "local", description: `local data synced in ${dir}`, options: { cacheDir: dir } };
+  }
+  if (env.HD_DATA_DIR) {
+    // A directory the user named must hold data: falling back to the sample would hide the mistake.
+    throw new Error(
+      `HD_DATA_DIR=${env.HD_DATA_DIR} holds no synced data (hd3specs.json and hd3trees.json in ${dir}): run \`npx express-handset-detection sync --data-dir ${env.HD_DATA_DIR}\`, or unset HD_DATA_DIR to use the sample database.`,
+    );
   }
   const { specsPath, treesPath } = sampleDataFiles();
   const engine = await LocalEngine.fromFiles(specsPath, treesPath);

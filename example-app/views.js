@@ -151,6 +151,18 @@ ${body}
 }
 
 /**
+ * Why a Chromium browser that reached the app over plain http from another host is not named, and
+ * how to fix it.
+ * @param {string} host  The host and port it reached, as in its Host header.
+ * @returns {string}
+ */
+export function insecureOriginNotice(host) {
+  const port = /:(\d+)$/.exec(host)?.[1] ?? "80";
+  const h = escapeHtml(host);
+  return `<p class="notice" role="note" data-notice="insecure-origin"><strong>Why is your phone not named?</strong> Your browser fetched this page over plain http from <code>${h}</code>. Chrome, Edge and Samsung Internet send client hints (the model and platform version their reduced user-agent hides) to secure origins only: https, or http://localhost. So this request carried none, and an Android phone shows as a generic one. To see it named: serve the app over HTTPS (a TLS proxy or tunnel in front of it); or connect the phone by USB, run <code>adb reverse tcp:${escapeHtml(port)} tcp:${escapeHtml(port)}</code> and open <code>http://localhost:${escapeHtml(port)}</code> on it; or, for a test only, add <code>http://${h}</code> to <code>chrome://flags/#unsafely-treat-insecure-origin-as-secure</code> on the phone.</p>`;
+}
+
+/**
  * The home page: what was detected, and an image sized to the display.
  * @param {object} data
  * @param {Device} data.device
@@ -158,9 +170,10 @@ ${body}
  * @param {string} data.userAgent
  * @param {number} data.heroWidth  The hero width `pickAsset()` chose.
  * @param {Display | undefined} data.display  The display width it chose for, when known.
+ * @param {string} [data.hintsBlockedHost]  The host a Chromium browser reached over plain http (no client hints), if so.
  * @returns {string}
  */
-export function homePage({ device, source, userAgent, heroWidth, display }) {
+export function homePage({ device, source, userAgent, heroWidth, display, hintsBlockedHost }) {
   const s = device.specs;
   const found = device.status === 0;
   const rows = [
@@ -190,6 +203,7 @@ export function homePage({ device, source, userAgent, heroWidth, display }) {
     active: "home",
     source,
     body: `<main class="page" data-page="home">
+  ${hintsBlockedHost === undefined ? "" : insecureOriginNotice(hintsBlockedHost)}
   <section class="card device" aria-labelledby="device-name">
     <p class="eyebrow">You are browsing with</p>
     <h1 id="device-name">${escapeHtml(deviceName(device))}</h1>

@@ -15,13 +15,6 @@ app.use(
     users: await loadUsersFile(process.env.HD_USERS_FILE ?? "users.json"), // or inline: [{ username, secret, downloads }]
   }),
 );
+const port = Number(process.env.PORT ?? 8080);
+app.listen(port, () => console.log(`http://localhost:${port}`));
 // #endregion server
-
-// #region raw-spaces
-import http from "node:http";
-import { acceptRawSpaces } from "express-handset-detection/server";
-
-// The vendor's PHP kit puts raw spaces in request lines (`/view/Google/Pixel 8.json`): let them through.
-const server = acceptRawSpaces(http.createServer(app)); // https.createServer works too
-server.listen(process.env.PORT ?? 8080, () => console.log(`http://localhost:${server.address().port}`));
-// #endregion raw-spaces

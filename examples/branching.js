@@ -29,4 +29,5 @@ app.use("/shop", mobileRedirect({ to: "https://m.example.com", skip: (req) => re
 app.get("/shop", (req, res) => res.send("the full shop"));
 // #endregion branching
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

@@ -54,4 +54,5 @@ app.get("/hints", (req, res) => {
 });
 // #endregion read-hints
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

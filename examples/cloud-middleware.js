@@ -23,7 +23,7 @@ app.use(
     ttlMs: 24 * 60 * 60 * 1000, // how long a memoised detection is fresh
     skipBots: true, // no cloud detection for crawlers (the default)
     monthlyQuota: 20_000, // cloud detections per month (the fleet's, with a Redis store); then "skipped"
-    onError: (error, req) => console.warn("detection failed", req.path, error.code),
+    onError: (error, req) => console.warn("detection failed", req.path, error.message),
   }),
 );
 
@@ -33,4 +33,5 @@ app.get("/", (req, res) => {
 });
 // #endregion options
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

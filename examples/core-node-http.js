@@ -6,5 +6,6 @@ const server = createServer(async (req, res) => {
   const device = await detector.detect(req.headers, { ip: req.socket.remoteAddress });
   res.end(`${device.specs.general_vendor} ${device.specs.general_model} (${device.class})`);
 });
-server.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+server.listen(port, () => console.log(`http://localhost:${port}`));
 server.on("close", () => detector.close());

@@ -1,6 +1,6 @@
 // Keeps synced data on disk and in a local engine: HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... node examples/data-store.js
 // #region store
-import { HdClient } from "express-handset-detection";
+import { HdClient, isHdError } from "express-handset-detection";
 import { DataStore } from "express-handset-detection/data";
 
 const client = new HdClient({
@@ -14,8 +14,8 @@ const store = new DataStore({ dir: process.env.HD_DATA_DIR ?? "./hd-data", sourc
 if (await store.hasCachedData()) await store.load(); // the files already there
 else await store.sync(); // first download (a licence with downloads)
 
-const engine = store.engine; // a LocalEngine; later syncs swap its data in place
-console.log(engine.dataInfo.devices, "devices, trees of", engine.dataInfo.treesGenerated);
+const engine = store.engine; // a LocalEngine once loaded; later syncs swap its data in place
+console.log(engine?.dataInfo.devices, "devices, trees of", engine?.dataInfo.treesGenerated);
 
 // Later, e.g. nightly (or let DataRefresher do it):
 try {
@@ -23,6 +23,7 @@ try {
   console.log("now using trees of", info.treesGenerated);
 } catch (error) {
   // HdSyncError (ERR_HD_SYNC): nothing changed; error.cause is the original (licence 229, network, bad data, disk)
-  console.error(error.code, error.cause?.code);
+  if (isHdError(error)) console.error(error.code, isHdError(error.cause) ? error.cause.code : error.cause);
+  else throw error;
 }
 // #endregion store

@@ -14,10 +14,13 @@ app.use(
   }),
 );
 app.get("/", (req, res) => res.send(req.device.class));
-app.use((err, req, res, next) => {
+/** @type {import("express").ErrorRequestHandler} */
+const onError = (err, req, res, next) => {
   if (err.code === "ERR_HD_TIMEOUT") return res.status(503).send("Try again");
   next(err);
-});
+};
+app.use(onError);
 // #endregion fail-closed
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

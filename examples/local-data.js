@@ -1,4 +1,4 @@
-// Local detection on synced data: `npx hd3 sync --data-dir ./hd-data` first (a licence with downloads).
+// Local detection on synced data: `npx express-handset-detection sync --data-dir ./hd-data` first (a licence with downloads).
 import express from "express";
 import { handsetDetection } from "express-handset-detection";
 
@@ -11,4 +11,5 @@ app.get("/readyz", (req, res) => res.sendStatus(hd.isReady() ? 200 : 503));
 app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));
 // #endregion cache-dir
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

@@ -22,4 +22,5 @@ app.get("/healthz/detection", (req, res) => res.json(hd.metrics()));
 app.get("/", (req, res) => res.send(req.device.class));
 // #endregion metrics
 
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

@@ -23,7 +23,8 @@ app.use(
 );
 app.get("/", (req, res) => res.json({ model: req.device.specs.general_model, source: req.device.source }));
 await redis.ready(5_000); // take traffic once Redis answers (or after 5 s without it)
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+const server = app.listen(port, () => console.log(`http://localhost:${port}`));
 
 process.once("SIGTERM", () => server.close(() => store.close())); // closes both levels
 // #endregion tiered

@@ -30,7 +30,8 @@ app.get("/readyz", (req, res) => res.status(refresher.isReady() ? 200 : 503).jso
 // The engine object stays the same across refreshes (its data is swapped in place): pass it once.
 app.use(handsetDetection({ engine: store.engine, mode: "local" }));
 app.get("/", (req, res) => res.send(req.device.specs.general_model));
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+const server = app.listen(port, () => console.log(`http://localhost:${port}`));
 
 process.once("SIGTERM", async () => {
   await refresher.close(); // stops the timer, aborts a download in progress

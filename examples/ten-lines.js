@@ -1,10 +1,10 @@
 import express from "express";
 import { byDevice, handsetDetection, sampleEngine } from "express-handset-detection";
 
-const app = express();
-app.use(handsetDetection({ engine: sampleEngine() })); // the embedded sample database: no account needed
+const app = express().use(handsetDetection({ engine: sampleEngine() })); // the sample database: no account needed
 app.get("/", byDevice({
   Mobile: (req, res) => res.send(`A ${req.device.specs.general_vendor} ${req.device.specs.general_model} phone`),
   default: (req, res) => res.send(`A ${req.device.class} device`),
 }));
-const server = app.listen(process.env.PORT ?? 3000, () => console.log(`http://localhost:${server.address().port}`));
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(`http://localhost:${port}`));

@@ -14,6 +14,7 @@ export {
   DEFAULT_BASE_URL,
   HdClient,
 } from "./client/index.js";
+export { identifyBot } from "./core/bots.js";
 export {
   type BrandVersion,
   type ClientHints,
@@ -83,7 +84,6 @@ export {
   pickAsset,
   type SizedAsset,
 } from "./middleware/adaptive.js";
-export { identifyBot } from "./middleware/bots.js";
 export {
   type DeviceScreen,
   type DeviceScriptHandler,

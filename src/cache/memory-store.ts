@@ -1,5 +1,6 @@
 // The default in-process CacheStore: a two-generation LRU bounded in entries and in bytes.
 
+import type { MemoValue } from "../core/memo.js";
 import { type KnownOptions, numberOption, optionsObject } from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
@@ -87,7 +88,7 @@ interface Held<V> {
  * const store = new MemoryStore<string>({ maxEntries: 500, maxBytes: 8 * 1024 * 1024 });
  * store.set("k", { value: "v", storedAt: Date.now(), expiresAt: Date.now() + 60_000 });
  */
-export class MemoryStore<V> implements CacheStore<V> {
+export class MemoryStore<V = MemoValue> implements CacheStore<V> {
   /** The most entries held at any time. */
   readonly maxEntries: number;
   /** The most bytes (as estimated) held at any time. */

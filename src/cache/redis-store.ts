@@ -1,6 +1,7 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
 import { createRequire } from "node:module";
+import type { MemoValue } from "../core/memo.js";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -89,7 +90,7 @@ export interface RedisStoreStats {
 }
 
 /** A `CacheStore` on Redis, with its counters. */
-export interface RedisStore<V> extends CacheStore<V> {
+export interface RedisStore<V = MemoValue> extends CacheStore<V> {
   get(key: string): Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): Promise<void>;
   delete(key: string): Promise<void>;
@@ -248,7 +249,7 @@ function isEntry(value: unknown): value is CacheEntry<unknown> {
  * await store.get("k"); // { value: 1, ... }
  * await store.close();
  */
-export function createRedisStore<V>(options: RedisStoreOptions): RedisStore<V> {
+export function createRedisStore<V = MemoValue>(options: RedisStoreOptions): RedisStore<V> {
   const config = resolveOptions(options);
   const owned = options.client === undefined;
   const closeClient = options.closeClient ?? owned;

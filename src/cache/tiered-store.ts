@@ -1,10 +1,11 @@
 // A two-level cache store: a fast in-process level 1 in front of a shared level 2 (e.g. Redis).
 
+import type { MemoValue } from "../core/memo.js";
 import { type KnownOptions, missingOption, objectWithMethods, optionsObject } from "../options.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of `createTieredStore`. */
-export interface TieredStoreOptions<V> {
+export interface TieredStoreOptions<V = MemoValue> {
   /** The in-process store asked first (e.g. the middleware's memory store). */
   level1: CacheStore<V>;
   /** The shared store asked on a level-1 miss (e.g. `createRedisStore(...)`). */
@@ -46,7 +47,7 @@ async function settle<T>(call: () => T | Promise<T>): Promise<T | undefined> {
  * @example
  * const store = createTieredStore({ level1: memoryStore, level2: createRedisStore({ url }) });
  */
-export function createTieredStore<V>(options: TieredStoreOptions<V>): Required<CacheStore<V>> {
+export function createTieredStore<V = MemoValue>(options: TieredStoreOptions<V>): Required<CacheStore<V>> {
   const o = optionsObject<TieredStoreOptions<V>>(options, {
     factory: "createTieredStore()",
     known: KNOWN_OPTIONS,

@@ -1,5 +1,7 @@
 // The cache-store seam behind the middleware's memo: in-process LRU by default, Redis optionally.
 
+import type { MemoValue } from "../core/memo.js";
+
 /** One memoised value with its timing. Times are epoch milliseconds. */
 export interface CacheEntry<V> {
   value: V;
@@ -10,11 +12,12 @@ export interface CacheEntry<V> {
 }
 
 /**
- * Where memoised detections live. Implementations may answer synchronously (in-process) or
+ * Where memoised detections live. `V` defaults to what the middleware memoises, so a store
+ * built for its `store` option needs no type argument. Implementations may answer synchronously (in-process) or
  * asynchronously (shared, e.g. Redis); a store that fails must answer "not found" rather than
  * throw, so that a broken store never fails a request.
  */
-export interface CacheStore<V> {
+export interface CacheStore<V = MemoValue> {
   get(key: string): CacheEntry<V> | undefined | Promise<CacheEntry<V> | undefined>;
   set(key: string, entry: CacheEntry<V>): void | Promise<void>;
   delete(key: string): void | Promise<void>;

@@ -4,18 +4,8 @@ import { readFileSync } from "node:fs";
 import { suggestName } from "../suggest.js";
 import { COMMANDS, type CommandSpec } from "./commands/index.js";
 import type { CliIo, CommandContext } from "./context.js";
-import { describeError, EXIT_CODES, exitCodeFor, UsageError } from "./exit-codes.js";
+import { describeError, EXIT_CODES, exitCodeFor, exitCodeHelp, UsageError } from "./exit-codes.js";
 import { flagHelp, parseCommandLine } from "./flags.js";
-
-const EXIT_CODE_HELP = [
-  "Exit codes:",
-  "  0  ok",
-  "  1  failure (bad data, unexpected API status, protocol error)",
-  "  2  bad usage (unknown command or flag, wrong arguments, bad option value)",
-  "  3  licence or credentials refused (status 229, HTTP 401)",
-  "  4  network failure or timeout",
-  "  5  not found (status 301: no device for these headers, no such vendor/model)",
-];
 
 /** The package version, read from package.json next to `dist/` or `src/`. */
 export function packageVersion(): string {
@@ -32,6 +22,7 @@ export function mainHelp(): string {
     "hd3: device detection from the command line (Handset Detection API v3)",
     "",
     "Usage: hd3 <command> [arguments] [flags]",
+    "       (also installed as express-handset-detection: npx express-handset-detection <command> ...)",
     "",
     "Commands:",
     ...names.map((name, i) => `  ${(left[i] ?? name).padEnd(width)}  ${COMMANDS[name]?.summary ?? ""}`),
@@ -43,7 +34,7 @@ export function mainHelp(): string {
     "Flags: -h, --help  show help;  -v, --version  print the version.",
     "Run `hd3 <command> --help` for the flags of a command.",
     "",
-    ...EXIT_CODE_HELP,
+    ...exitCodeHelp(),
     "",
   ].join("\n");
 }
@@ -62,7 +53,7 @@ export function commandHelp(name: string, spec: CommandSpec): string {
     "Examples:",
     ...spec.examples.map((example) => `  ${example}`),
     "",
-    ...EXIT_CODE_HELP,
+    ...exitCodeHelp(),
     "",
   ].join("\n");
 }

@@ -21,14 +21,18 @@ export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";
 /** Largest reply read into memory by default: 8 MiB. */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
-/** Options of {@link HdClient}. `undefined` always means "not set" (the default applies). */
+/**
+ * Options of {@link HdClient}. `undefined` always means "not set" (the default applies). The
+ * credentials are typed as the environment gives them (`process.env.HD_USERNAME` is
+ * `string | undefined`) and checked at construction: an unset one throws `HdOptionError` naming it.
+ */
 export interface HdClientOptions {
-  /** API username (the Digest user name). Required. */
-  username: string;
-  /** API secret (the Digest password). Required. Never echoed in messages or logs. */
-  secret: string;
-  /** Site id of the site profile that detect, fetchSpecs and fetchTrees use. Required. */
-  siteId: string | number;
+  /** API username (the Digest user name). Required: `undefined` throws at construction. */
+  username: string | undefined;
+  /** API secret (the Digest password). Required: `undefined` throws. Never echoed in messages or logs. */
+  secret: string | undefined;
+  /** Site id of the site profile that detect, fetchSpecs and fetchTrees use. Required: `undefined` throws. */
+  siteId: string | number | undefined;
   /**
    * Base URL of the service, optionally with a path prefix (e.g. a self-hosted server mounted
    * at `/hd`). Default `https://api.handsetdetection.com`. Plain `http:` works but logs a

@@ -12,9 +12,9 @@ import {
   HdTimeoutError,
 } from "../errors.js";
 import { warnOnce } from "../logger.js";
-import { foundSpecificDevice, identifyBot, prepareCrawlerTest } from "../middleware/bots.js";
 import type { BotInfo } from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
+import { foundSpecificDevice, identifyBot, prepareCrawlerTest } from "./bots.js";
 import { guardCloud } from "./cloud-guards.js";
 import { catalogOf, completeReply } from "./detect-with-evidence.js";
 import { chooseDetectors } from "./detectors.js";

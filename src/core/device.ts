@@ -12,6 +12,7 @@ import {
   type GeoIp,
   type ProductInfo,
 } from "../types.js";
+import type { DeviceClassName } from "./device-classes.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
@@ -26,18 +27,8 @@ export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
  */
 export type DecidedBy = "user-agent" | "client-hints" | "page-script";
 
-/** Device classes the service answers, plus any other string it may answer. */
-export type DeviceClass =
-  | "Mobile"
-  | "Tablet"
-  | "Computer"
-  | "Desktop"
-  | "Console"
-  | "TV"
-  | "Wearable"
-  | "XR"
-  | "Unknown"
-  | (string & {});
+/** Device classes the service answers (see `DEVICE_CLASS_NAMES`), plus any other string it may answer. */
+export type DeviceClass = DeviceClassName | (string & {});
 
 /** What the middleware attaches to every request as `req.device` (and `res.locals.device`). */
 export interface Device {

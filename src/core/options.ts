@@ -49,19 +49,22 @@ export interface DeviceDetectorOptions {
   client?: Detector;
   /** A local engine (`LocalEngine`) to detect with, shared by every middleware given it. Or give `cacheDir`. */
   engine?: Detector;
-  /** API username: with `secret` and `siteId`, builds the cloud client. */
-  username?: string;
+  /**
+   * API username: with `secret` and `siteId`, builds the cloud client. The credentials take
+   * `process.env` values as they are: `undefined` is "not set", and a partial set throws.
+   */
+  username?: string | undefined;
   /** API secret: with `username` and `siteId`, builds the cloud client. Never logged. */
-  secret?: string;
+  secret?: string | undefined;
   /** Site id: with `username` and `secret`, builds the cloud client. */
-  siteId?: string | number;
+  siteId?: string | number | undefined;
   /** Base address of the API for a client built from credentials (default: the vendor's service). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Directory holding `hd3specs.json` and `hd3trees.json` (as `hd3 sync` writes them). When it
    * holds both, a local engine is loaded from it, once per directory per process.
    */
-  cacheDir?: string;
+  cacheDir?: string | undefined;
   /**
    * `local` (local engine), `cloud` (cloud detect) or `auto` (default): local when an `engine` is
    * given or `cacheDir` holds data, otherwise cloud.

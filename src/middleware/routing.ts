@@ -1,19 +1,23 @@
 // Route-level branching on req.device: byDevice (one handler per class) and whenDevice (a guard).
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { Device, DeviceClass } from "../core/device.js";
+import type { Device } from "../core/device.js";
+import { checkDeviceClass, type DeviceClassName } from "../core/device-classes.js";
 import { describeOptionValue, HdOptionError } from "../errors.js";
 
-/** Handlers per device class for {@link byDevice}; `default` answers every other class. */
-export type DeviceHandlers = { readonly [K in DeviceClass]?: RequestHandler } & {
-  readonly default?: RequestHandler;
+/**
+ * Handlers per device class for {@link byDevice}; `default` answers every other class. A key that
+ * is not a class name (`mobile`, `Phone`) is a type error, and throws at construction.
+ */
+export type DeviceHandlers = { readonly [K in DeviceClassName]?: RequestHandler | undefined } & {
+  readonly default?: RequestHandler | undefined;
 };
 
 /** What {@link whenDevice} accepts: a test of the device, a class, or a list of classes. */
 export type DeviceMatcher =
   | ((device: Device, req: Request) => boolean)
-  | DeviceClass
-  | readonly DeviceClass[];
+  | DeviceClassName
+  | readonly DeviceClassName[];
 
 function missingDevice(helper: string): HdOptionError {
   return new HdOptionError(
@@ -39,6 +43,7 @@ export function byDevice(handlers: DeviceHandlers): RequestHandler {
   }
   const table = new Map<string, RequestHandler>();
   for (const [key, handler] of Object.entries(handlers)) {
+    if (key !== "default") checkDeviceClass(`handlers.${key}`, key);
     if (handler === undefined) continue;
     if (typeof handler !== "function") {
       throw new HdOptionError(
@@ -72,9 +77,11 @@ export function byDevice(handlers: DeviceHandlers): RequestHandler {
 export function whenDevice(matcher: DeviceMatcher): RequestHandler {
   let test: (device: Device, req: Request) => boolean;
   if (typeof matcher === "function") test = matcher;
-  else if (typeof matcher === "string") test = (device) => device.class === matcher;
-  else if (Array.isArray(matcher) && matcher.every((c) => typeof c === "string")) {
-    const classes = new Set<string>(matcher);
+  else if (typeof matcher === "string") {
+    const name = checkDeviceClass("matcher", matcher);
+    test = (device) => device.class === name;
+  } else if (Array.isArray(matcher) && matcher.every((c) => typeof c === "string")) {
+    const classes = new Set<string>(matcher.map((c, i) => checkDeviceClass(`matcher[${i}]`, c)));
     test = (device) => classes.has(device.class);
   } else {
     throw new HdOptionError(

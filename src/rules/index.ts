@@ -1,7 +1,7 @@
 // The rules above the database, run in order on a detector's reply: what a request reveals that the reply cannot.
 
+import { identifyBot } from "../core/bots.js";
 import { EMPTY_SPECS } from "../core/device.js";
-import { identifyBot } from "../middleware/bots.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
 import { browserVersion } from "./browser-version.js";
 import { deviceClass } from "./device-class.js";

@@ -5,6 +5,7 @@ import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT_CODE_TABLE } from "../../src/cli/exit-codes.js";
 import { MAC_SAFARI_UA, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { LICENCE_REPLY } from "../support/api-test-fixtures.js";
 import { ApiTestServer } from "../support/api-test-server.js";
@@ -43,6 +44,9 @@ describe("hd3 basics", () => {
       expect(result.stdout).toContain(`  ${command}`);
     }
     expect(result.stdout).toMatch(/Exit codes:[\s\S]*3 {2}licence/);
+    for (const { code, help } of Object.values(EXIT_CODE_TABLE)) {
+      expect(result.stdout).toContain(`  ${code}  ${help}\n`);
+    }
   });
 
   it("shows a command's flags with --help", async () => {
@@ -177,6 +181,30 @@ describe("hd3 on the sample database (no credentials, no synced data)", () => {
     const result = await hd3(["view", "Nokia", "3310"]);
     expect(result.code).toBe(5);
     expect(result.stdout).toContain("status 301");
+  });
+
+  it("exits 5 for an unknown vendor, naming the nearest one", async () => {
+    const models = await hd3(["models", "Googel"]);
+    expect(models).toMatchObject({ code: 5, stdout: "" });
+    expect(models.stderr).toContain('no vendor "Googel" (did you mean `Google`?)');
+    const view = await hd3(["view", "-q", "Samsnug", "Galaxy S24"]);
+    expect(view.code).toBe(5);
+    expect(view.stderr).toContain("did you mean `Samsung`?");
+  });
+
+  it("exits 5 for an unknown model, naming the nearest model of the vendor", async () => {
+    const result = await hd3(["view", "Google", "Pixel8"]);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('no model "Pixel8" of Google (did you mean `Pixel 8`?)');
+  });
+
+  it("exits 5 for an unknown property, naming the nearest one, and for a value no device has", async () => {
+    const typo = await hd3(["whathas", "general_typ", "Console"]);
+    expect(typo).toMatchObject({ code: 5, stdout: "" });
+    expect(typo.stderr).toContain('no device property "general_typ" (did you mean `general_type`?)');
+    const none = await hd3(["whathas", "-q", "general_type", "Toaster"]);
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('no device has general_type containing "Toaster"');
   });
 
   it("lists the devices that have a property value", async () => {
@@ -375,6 +403,12 @@ describe("hd3 against the cloud API (loopback test server)", () => {
     expect(JSON.parse(detect.stdout)).toMatchObject({ status: 301, class: "Unknown" });
     const view = await hd3(["view", "Nokia", "Nothing"], creds);
     expect(view.code).toBe(5);
+  });
+
+  it("exits 2 for an argument the API cannot take (HdArgumentError)", async () => {
+    const result = await hd3(["view", "Nokia", ".."], creds);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^hd3: view: `model` cannot be "\." or "\.\."/m);
   });
 
   it("exits 3 when the credentials are refused, without printing the secret", async () => {

@@ -134,6 +134,27 @@ describe("hd3 serve on the sample database", () => {
     }
   });
 
+  it("serves Prometheus metrics on /metrics with --metrics, beside the API", async () => {
+    const server = await serve(["--users-file", usersFile, "--metrics"]);
+    const client = clientOf(server.url);
+    try {
+      expect((await client.vendors()).vendor).toContain("Google");
+      const response = await fetch(`${server.url}/metrics`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("text/plain");
+      const text = await response.text();
+      expect(text).toMatch(/^hd_api_requests_total\{call="vendors"\} 1$/m);
+      expect(text).toMatch(/^hd_local_data_devices \d+$/m);
+      expect(text).toMatch(/^# TYPE process_cpu_user_seconds_total counter$/m);
+      expect(server.stderr()).toContain(`Prometheus metrics at ${server.url}/metrics`);
+      // Without the flag there is no /metrics: the API's own 404.
+      const plain = await serve(["--users-file", usersFile]);
+      expect((await fetch(`${plain.url}/metrics`)).status).toBe(404);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("answers a kit-style request line with raw spaces, signed over the raw path", async () => {
     const server = await serve(["--users-file", usersFile]);
     const port = Number(new URL(server.url).port);

@@ -35,6 +35,8 @@ describe("HdClient options", () => {
     ["username", { ...valid, username: "" }],
     ["username", { ...valid, username: 'a"b' }],
     ["secret", { ...valid, secret: undefined }],
+    ["username", { ...valid, username: undefined }],
+    ["siteId", { ...valid, siteId: undefined }],
     ["siteId", { ...valid, siteId: 0 }],
     ["siteId", { ...valid, siteId: 1.5 }],
     ["siteId", { ...valid, siteId: " 12" }],

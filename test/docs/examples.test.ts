@@ -424,12 +424,20 @@ describe("examples/", () => {
         logger: silentLogger,
       });
       await expect(wrong.vendors()).rejects.toMatchObject({ code: "ERR_HD_AUTH" });
-      // acceptRawSpaces: a request line as the PHP kit writes it reaches the API (401, not Node's 400).
+    } finally {
+      await client.close();
+      await app.stop();
+    }
+  });
+
+  exampleTest("raw-spaces.js", "lets a request line with raw spaces reach the API", async () => {
+    const app = await startExample("raw-spaces.js");
+    try {
+      // A request line as the PHP kit writes it reaches the API (401, not Node's 400).
       expect(await rawStatusLine(app.url, "GET /apiv3/device/view/Google/Pixel 8.json HTTP/1.1")).toBe(
         "HTTP/1.1 401 Unauthorized",
       );
     } finally {
-      await client.close();
       await app.stop();
     }
   });
@@ -476,6 +484,24 @@ describe("examples/", () => {
         await app.stop();
       }
     });
+  });
+
+  exampleTest("prometheus.js", "serves hd_ series and Node's default metrics on /metrics", async () => {
+    const app = await startExample("prometheus.js");
+    try {
+      expect(await text(`${app.url}/`, IPHONE_UA)).toBe("Mobile");
+      const scrape = await text(`${app.url}/metrics`);
+      expect(scrape).toMatch(/^hd_requests_total\{source="local"\} 1$/m);
+      expect(scrape).toMatch(/^# TYPE hd_cloud_latency_seconds histogram$/m);
+      expect(scrape).toMatch(/^# TYPE process_cpu_user_seconds_total counter$/m);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  exampleTest("testing.js", "tests an app's device routes with fakeDevice and supertest", async () => {
+    const result = await runExample("testing.js");
+    expect(result).toMatchObject({ code: 0, stdout: "ok\n" });
   });
 
   const redisAvailable = hasRedisServer();

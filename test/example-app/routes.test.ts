@@ -3,6 +3,7 @@
 import type { Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANDROID_LOW_ENTROPY_HINTS, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { DESKTOP_UA, IPHONE_UA, loadApp, sampleEnvironment, UNKNOWN_UA } from "./support.js";
 
 let app: Express;
@@ -51,6 +52,34 @@ describe("home page", () => {
     expect(res.text).toContain("<dt>Screen (typical of the model)</dt><dd>1179 × 2556 px</dd>");
   });
 
+  it.each([
+    [
+      "Amazon Fire HD 8",
+      "Mozilla/5.0 (Linux; Android 11; KFRAWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.4.1 like Chrome/126.0.6478.153 Safari/537.36",
+      800,
+      960,
+    ],
+    [
+      "Samsung Galaxy S24",
+      "Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36",
+      1080,
+      1280,
+    ],
+    [
+      "Samsung Galaxy S24 Ultra",
+      "Mozilla/5.0 (Linux; Android 14; SM-S928B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36",
+      1440,
+      1920,
+    ],
+  ])(
+    "serves a %s (%i px display) the smallest hero that covers it, %i px",
+    async (_name, userAgent, display, hero) => {
+      const res = await page("/", { "User-Agent": userAgent });
+      expect(res.text).toContain(`The typical display of this model is ${display} px wide`);
+      expect(heroWidth(res.text)).toBe(hero);
+    },
+  );
+
   it("takes the display from the page script's screen when several iPhone models fit it", async () => {
     const res = await page("/", { "User-Agent": IPHONE_UA, Cookie: "hd_screen=t5w390h844r3" });
     // 390 × 844 CSS px at 3x: iPhone 12 to 14, whose displays are 1170 px wide.
@@ -79,6 +108,26 @@ describe("home page", () => {
     expect(heroWidth(res.text)).toBe(1920);
     expect(res.text).toContain("Your display is 1440 px wide (measured by the page script)");
     expect(res.text).not.toContain("typical display");
+  });
+
+  it("explains to Chrome on a phone over plain http from another host why it is not named, and how to fix it", async () => {
+    const res = await page("/", { "User-Agent": REDUCED_ANDROID_UA, Host: "192.168.1.20:3000" });
+    expect(res.text).toContain('data-notice="insecure-origin"');
+    expect(res.text).toContain("secure origins only: https, or http://localhost");
+    expect(res.text).toContain("<code>adb reverse tcp:3000 tcp:3000</code>");
+    expect(res.text).toContain("<code>http://192.168.1.20:3000</code>");
+  });
+
+  it("says nothing of secure origins where hints can arrive or are never sent", async () => {
+    const cases: Record<string, string>[] = [
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "localhost:3000" },
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "127.0.0.1:3000" },
+      { "User-Agent": REDUCED_ANDROID_UA, Host: "192.168.1.20:3000", ...ANDROID_LOW_ENTROPY_HINTS },
+      { "User-Agent": IPHONE_UA, Host: "192.168.1.20:3000" },
+    ];
+    for (const headers of cases) {
+      expect((await page("/", headers)).text, JSON.stringify(headers)).not.toContain("insecure-origin");
+    }
   });
 
   it("says when no device matched, with the reply's status", async () => {

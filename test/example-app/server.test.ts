@@ -98,6 +98,12 @@ describe("node example-app/server.js", () => {
     expect(text).toContain("PORT must be a whole number");
   });
 
+  it("refuses an HD_DATA_DIR without synced data with a message and exit code 1", async () => {
+    const { code, text } = await failingServer({ PORT: "0", HD_DATA_DIR: "/nonexistent/hd-data" });
+    expect(code).toBe(1);
+    expect(text).toContain("HD_DATA_DIR=/nonexistent/hd-data holds no synced data");
+  });
+
   it("refuses incomplete credentials, naming the missing variables", async () => {
     const { code, text } = await failingServer({ PORT: "0", HD_USERNAME: "someone" });
     expect(code).toBe(1);

@@ -67,6 +67,17 @@ describe("chooseSource", () => {
     expect(source.description).not.toContain("s)");
   });
 
+  it("refuses an HD_DATA_DIR without synced data, rather than falling back to the sample database", async () => {
+    const { chooseSource } = await loadSource();
+    const missing = join(sample.dir, "no-such-dir");
+    await expect(chooseSource({ ...sample.env, HD_DATA_DIR: missing })).rejects.toThrow(
+      /^HD_DATA_DIR=.*no-such-dir holds no synced data .*sync --data-dir/,
+    );
+    const empty = join(sample.dir, "empty");
+    await mkdir(empty);
+    await expect(chooseSource({ ...sample.env, HD_DATA_DIR: empty })).rejects.toThrow(/holds no synced data/);
+  });
+
   it("refuses an incomplete set of credentials, naming the missing ones", async () => {
     const { chooseSource } = await loadSource();
     await expect(chooseSource({ ...sample.env, HD_USERNAME: "u" })).rejects.toThrow(/HD_SECRET, HD_SITE_ID/);

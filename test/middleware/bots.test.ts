@@ -2,16 +2,16 @@
 
 import { isbot, isbotPatterns, list } from "isbot";
 import { describe, expect, it } from "vitest";
-import { LocalEngine } from "../../src/engine/local-engine.js";
-import { silentLogger } from "../../src/logger.js";
 import {
   foundSpecificDevice,
   identifyBot,
   isCrawler,
   namesDevice,
   splitBotPatterns,
-} from "../../src/middleware/bots.js";
-import { HANDSET_USER_AGENTS } from "../../src/middleware/handset-user-agents.js";
+} from "../../src/core/bots.js";
+import { HANDSET_USER_AGENTS } from "../../src/core/handset-user-agents.js";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import { silentLogger } from "../../src/logger.js";
 import type { DetectReply } from "../../src/types.js";
 import {
   GENERIC_PHONE_UA,

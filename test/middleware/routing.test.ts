@@ -2,6 +2,7 @@
 
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { DEVICE_CLASS_NAMES } from "../../src/core/device-classes.js";
 import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
@@ -102,5 +103,34 @@ describe("routing helper validation", () => {
     expect(() => byDevice({})).toThrow(HdOptionError);
     expect(() => byDevice({ Mobile: "home" as never })).toThrow(HdOptionError);
     expect(() => whenDevice(42 as never)).toThrow(HdOptionError);
+  });
+
+  it("rejects a handler keyed by a word that is no device class, with the class meant", () => {
+    const thrown = (() => {
+      try {
+        byDevice({ mobile: () => undefined } as never);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(HdOptionError);
+    expect((thrown as HdOptionError).option).toBe("handlers.mobile");
+    expect((thrown as HdOptionError).message).toContain("Did you mean `Mobile`?");
+  });
+
+  it("rejects a class name that is no device class in whenDevice, alone or in a list", () => {
+    expect(() => whenDevice("Phone" as never)).toThrow(/Did you mean `Mobile`\?/);
+    expect(() => whenDevice("Phone" as never)).toThrow(expect.objectContaining({ option: "matcher" }));
+    expect(() => whenDevice(["Tablet", "tv"] as never)).toThrow(
+      expect.objectContaining({ option: "matcher[1]", message: expect.stringContaining("`TV`") }),
+    );
+  });
+
+  it("accepts every device class name", () => {
+    for (const name of DEVICE_CLASS_NAMES) {
+      expect(typeof whenDevice(name)).toBe("function");
+      expect(typeof byDevice({ [name]: () => undefined })).toBe("function");
+    }
   });
 });

@@ -2,8 +2,14 @@
 
 import express, { type RequestHandler } from "express";
 import { describe, expectTypeOf, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory-store.js";
+import { createRedisStore } from "../../src/cache/redis-store.js";
+import { createTieredStore } from "../../src/cache/tiered-store.js";
+import type { CacheStore } from "../../src/cache/types.js";
+import { HdClient } from "../../src/client/client.js";
 import { type ClientHints, parseClientHints } from "../../src/core/client-hints.js";
 import type { DecidedBy, Device, DeviceSource } from "../../src/core/device.js";
+import type { MemoValue } from "../../src/core/memo.js";
 import type { HandsetDetectionOptions } from "../../src/core/options.js";
 import { mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
 import { type DeviceScreen, deviceScriptTag } from "../../src/middleware/device-script.js";
@@ -56,6 +62,28 @@ describe("middleware types", () => {
     handsetDetection({ client: fakeCloud(), clientHints: false, pageScript: { path: "/d.js" } });
   });
 
+  it("takes credentials as the environment gives them, string | undefined", () => {
+    const env: Record<string, string | undefined> = {};
+    handsetDetection({
+      username: env.HD_USERNAME,
+      secret: env.HD_SECRET,
+      siteId: env.HD_SITE_ID,
+      baseUrl: env.HD_BASE_URL,
+      cacheDir: env.HD_DATA_DIR,
+    });
+    new HdClient({ username: env.HD_USERNAME, secret: env.HD_SECRET, siteId: env.HD_SITE_ID });
+    // @ts-expect-error the credentials cannot be left out, only given as undefined
+    new HdClient({ secret: "s", siteId: 1 });
+  });
+
+  it("types the memo stores for the middleware's store without a type argument", () => {
+    const level1 = new MemoryStore({ maxEntries: 10 });
+    expectTypeOf(level1).toEqualTypeOf<MemoryStore<MemoValue>>();
+    const store = createTieredStore({ level1, level2: createRedisStore({ url: "redis://127.0.0.1" }) });
+    handsetDetection({ client: fakeCloud(), store });
+    expectTypeOf(store).toExtend<CacheStore<MemoValue>>();
+  });
+
   it("types the factory, its options and the helpers", () => {
     expectTypeOf(handsetDetection).parameter(0).toEqualTypeOf<HandsetDetectionOptions>();
     expectTypeOf(handsetDetection).returns.toEqualTypeOf<HandsetDetectionMiddleware>();
@@ -64,6 +92,12 @@ describe("middleware types", () => {
     expectTypeOf<DeviceSource>().toEqualTypeOf<"local" | "cloud" | "memo" | "skipped">();
     expectTypeOf(byDevice({ Mobile: (_req, res) => void res.send("m") })).toEqualTypeOf<RequestHandler>();
     expectTypeOf(whenDevice((device) => device.isTablet)).toEqualTypeOf<RequestHandler>();
+    // @ts-expect-error device classes are a literal union: `mobile` is not one
+    byDevice({ mobile: (_req, res) => void res.send("m") });
+    // @ts-expect-error nor is `Phone`
+    whenDevice("Phone");
+    // @ts-expect-error nor in a list
+    whenDevice(["Tablet", "Phablet"]);
     expectTypeOf(mobileRedirect({ to: "https://m.example.test" })).toEqualTypeOf<RequestHandler>();
     expectTypeOf(pickAsset({} as Device, [{ width: 1, src: "a" }])).toEqualTypeOf<{
       width: number;

@@ -3,8 +3,10 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type * as redis from "../../src/cache/index.js";
 import type * as root from "../../src/index.js";
+import type * as prometheus from "../../src/prometheus/index.js";
 import type * as server from "../../src/server/index.js";
 import type * as data from "../../src/store/index.js";
+import type * as testing from "../../src/testing/index.js";
 
 describe("entry points", () => {
   it("the root holds what an Express app needs and none of the server, Redis or data-store factories", () => {
@@ -36,5 +38,19 @@ describe("entry points", () => {
       root.LocalEngine | undefined
     >();
     expectTypeOf<InstanceType<typeof data.DataRefresher>>().toHaveProperty("start");
+  });
+
+  it("/testing makes a complete Device the root's req.device has", () => {
+    expectTypeOf<typeof testing.fakeDevice>().returns.toEqualTypeOf<root.Device>();
+    expectTypeOf<typeof testing.fakeDevice>()
+      .parameter(0)
+      .toEqualTypeOf<testing.FakeDeviceInput | undefined>();
+  });
+
+  it("/prometheus collects from the middleware, or anything with the same metrics()", () => {
+    expectTypeOf<root.HandsetDetectionMiddleware>().toExtend<prometheus.DeviceMetricsSource>();
+    expectTypeOf<
+      ReturnType<prometheus.DeviceMetricsSource["metrics"]>
+    >().toEqualTypeOf<root.HandsetDetectionMetrics>();
   });
 });

@@ -13,6 +13,8 @@ const ENTRY_POINTS: Record<string, string> = {
   "./server": "server",
   "./redis": "cache",
   "./data": "store",
+  "./testing": "testing",
+  "./prometheus": "prometheus",
 };
 
 /** A static `import`/`export ... from` of a relative module in emitted JavaScript (not `import()`). */
@@ -36,6 +38,7 @@ function loadedModules(entry: string): string[] {
 describe("entry points", () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
     exports: Record<string, { types?: string; default?: string } | string>;
+    typesVersions: Record<string, Record<string, string[]>>;
   };
 
   it("maps each entry point to the built index module of its folder, with its types", () => {
@@ -50,11 +53,26 @@ describe("entry points", () => {
     );
   });
 
-  it("loads none of the server, the Redis stores or the refresher when the root is imported", () => {
+  it("maps each subpath in typesVersions to its types too, for moduleResolution node", () => {
+    const subpaths = Object.keys(ENTRY_POINTS).filter((entry) => entry !== ".");
+    expect(Object.keys(manifest.typesVersions)).toEqual(["*"]);
+    expect(manifest.typesVersions["*"]).toEqual(
+      Object.fromEntries(
+        subpaths.map((entry) => {
+          const target = manifest.exports[entry];
+          return [entry.slice(2), [typeof target === "string" ? target : target?.types]];
+        }),
+      ),
+    );
+  });
+
+  it("loads none of the server, the Redis stores, the refresher, prom-client or the testing helpers when the root is imported", () => {
     const loaded = loadedModules("index.js");
     expect(loaded).toContain("middleware/handset-detection.js");
     expect(
-      loaded.filter((file) => /^server\/|^cache\/(redis|tiered)-store|^store\/refresher/.test(file)),
+      loaded.filter((file) =>
+        /^server\/|^cache\/(redis|tiered)-store|^store\/refresher|^prometheus\/|^testing\//.test(file),
+      ),
     ).toEqual([]);
   });
 

@@ -1,39 +1,65 @@
-// Packs the package and uses the tarball from a plain ESM project and a strict TypeScript project, as a user would.
+// Packs the package and uses the tarball as users do: ESM and CommonJS, TypeScript under strict with
+// NodeNext, bundler and node resolution, beside Express 4 and 5 and ioredis 5 and 6.
 //
 // Two ways in: the tarball unpacked into node_modules with only its declared dependencies beside it
 // (always; no registry, no cache), and a real `npm install --offline` from the npm cache that .ci/run
-// fills beforehand (HD_NPM_CACHE). The tests never call the registry.
+// fills beforehand (HD_NPM_CACHE), with no --legacy-peer-deps, so a peer range that refuses what the
+// user has fails with ERESOLVE. The tests never call the registry. With redis-server, each project
+// also round-trips an entry through createRedisStore on its own ioredis.
 
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missingRedisServer, startRedisServer, type TestRedis } from "../support/redis-server.js";
 import { skipWhenMissing } from "../support/requirements.js";
 import {
   createProject,
+  LINKED_SETUPS,
   linkInstall,
+  NPM_SETUPS,
   npmInstall,
   PACKAGE_NAME,
   packTarball,
   REPO_ROOT,
   run,
+  type UserSetup,
 } from "./user-project.js";
 
+const PIXEL_8_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
+
 /** Imports every entry point and uses each a little; prints what it saw. */
-const userScript = `
+const esmScript = `
+import { readFileSync } from "node:fs";
+import { Registry } from "prom-client";
 import * as root from "${PACKAGE_NAME}";
 import { HdClient, LocalEngine, handsetDetection, isHdError, sampleDataFiles } from "${PACKAGE_NAME}";
 import { createApiServer } from "${PACKAGE_NAME}/server";
 import { createRedisStore, createTieredStore } from "${PACKAGE_NAME}/redis";
 import { DataRefresher, DataStore } from "${PACKAGE_NAME}/data";
+import { fakeDevice } from "${PACKAGE_NAME}/testing";
+import { collectDeviceMetrics } from "${PACKAGE_NAME}/prometheus";
 
 const { specsPath, treesPath } = sampleDataFiles();
 const engine = await LocalEngine.fromFiles(specsPath, treesPath);
-const reply = engine.detect({
-  "user-agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
-});
+const reply = engine.detect({ "user-agent": ${JSON.stringify(PIXEL_8_UA)} });
 const client = new HdClient({ username: "u", secret: "s", siteId: "1", baseUrl: "http://127.0.0.1:9" });
 const api = createApiServer({ engine, users: [{ username: "u", secret: "s" }] });
+const register = new Registry();
+collectDeviceMetrics(handsetDetection({ engine }), { register });
+const scrape = await register.metrics();
+
+let redis = "no REDIS_URL";
+if (process.env.REDIS_URL) {
+  const store = createRedisStore({ url: process.env.REDIS_URL, keyPrefix: "user-project:" });
+  const ready = await store.ready(5000);
+  await store.set("k", { value: { x: 1 }, storedAt: Date.now(), expiresAt: Date.now() + 60000 });
+  const entry = await store.get("k");
+  await store.close();
+  redis = ready && entry?.value?.x === 1 ? "round trip" : "failed";
+}
+
 console.log(JSON.stringify({
   vendor: reply.hd_specs?.general_vendor,
   client: typeof client.detect,
@@ -42,50 +68,118 @@ console.log(JSON.stringify({
   server: typeof api,
   redis: [typeof createRedisStore, typeof createTieredStore],
   data: [typeof DataStore, typeof DataRefresher],
-  rootHoldsServerCode: ["createApiServer", "createRedisStore", "createTieredStore", "DataStore", "DataRefresher"].filter((name) => name in root),
+  fake: fakeDevice({ class: "Tablet" }).isTablet,
+  prometheus: /^hd_requests_total\\{source="local"\\} 0$/m.test(scrape),
+  rootHoldsServerCode: ["createApiServer", "createRedisStore", "createTieredStore", "DataStore", "DataRefresher", "fakeDevice", "collectDeviceMetrics"].filter((name) => name in root),
+  ioredisMajor: Number(JSON.parse(readFileSync("node_modules/ioredis/package.json", "utf8")).version.split(".")[0]),
+  expressMajor: Number(JSON.parse(readFileSync("node_modules/express/package.json", "utf8")).version.split(".")[0]),
+  redisStore: redis,
 }));
 `;
 
-/** Uses every entry point's types in a strict project. */
+/** The same from CommonJS: Node's require() of an ES module (Node 20.19+, 22.12+). */
+const cjsScript = `
+const root = require("${PACKAGE_NAME}");
+const { createApiServer } = require("${PACKAGE_NAME}/server");
+const { createRedisStore } = require("${PACKAGE_NAME}/redis");
+const { DataStore } = require("${PACKAGE_NAME}/data");
+const { fakeDevice } = require("${PACKAGE_NAME}/testing");
+const { collectDeviceMetrics } = require("${PACKAGE_NAME}/prometheus");
+const express = require("express");
+
+const engine = root.sampleEngine();
+const app = express();
+app.use(root.handsetDetection({ engine }));
+console.log(JSON.stringify({
+  vendor: engine.detect({ "user-agent": ${JSON.stringify(PIXEL_8_UA)} }).hd_specs?.general_vendor,
+  exports: [createApiServer, createRedisStore, DataStore, fakeDevice, collectDeviceMetrics].map((f) => typeof f),
+}));
+`;
+
+/** Uses every entry point's types, and the README's fleet setup as written, in a strict project. */
 const typedUsage = `
 import express from "express";
-import { HdClient, handsetDetection, LocalEngine, MemoryStore, type DetectReply } from "${PACKAGE_NAME}";
+import { Registry } from "prom-client";
+import {
+  byDevice,
+  type DetectReply,
+  type Device,
+  HdClient,
+  handsetDetection,
+  LocalEngine,
+  MemoryStore,
+  whenDevice,
+} from "${PACKAGE_NAME}";
 import { type ApiServerOptions, createApiServer } from "${PACKAGE_NAME}/server";
 import { createRedisStore, createTieredStore, type RedisStoreOptions } from "${PACKAGE_NAME}/redis";
 import { DataRefresher, DataStore, type DataStoreOptions } from "${PACKAGE_NAME}/data";
+import { fakeDevice } from "${PACKAGE_NAME}/testing";
+import { collectDeviceMetrics } from "${PACKAGE_NAME}/prometheus";
 
 const engine = await LocalEngine.fromFiles("specs.json", "trees.json");
 const app = express();
-app.use(handsetDetection({ engine }));
+const hd = handsetDetection({ engine });
+app.use(hd);
 app.get("/", (req, res) => {
   const vendor: string | undefined = req.device.specs?.general_vendor;
   const mobile: boolean = req.device.isMobile;
   res.json({ vendor, mobile });
 });
+app.get("/b", byDevice({ Mobile: (_req, res) => void res.send("m"), default: (_req, res) => void res.send("d") }));
+app.get("/w", whenDevice(["Tablet", "TV"]), (_req, res) => void res.send("big"));
 const serverOptions: ApiServerOptions = { engine, users: [{ username: "u", secret: "s", downloads: true }] };
 app.use(createApiServer(serverOptions));
 const redisOptions: RedisStoreOptions = { url: "redis://127.0.0.1:6379", keyPrefix: "app:" };
-export const store = createTieredStore({ level1: new MemoryStore(), level2: createRedisStore(redisOptions) });
 const dataOptions: DataStoreOptions = { dir: "hd-data", source: new HdClient({ username: "u", secret: "s", siteId: 1 }) };
 const data = new DataStore(dataOptions);
 export const refresher = new DataRefresher({ store: data, intervalMs: 86_400_000 });
 export const reply: DetectReply | undefined = undefined;
+export const phone: Device = fakeDevice({ class: "Mobile", specs: { general_model: "Pixel 8" } });
+export const collector = collectDeviceMetrics(hd, { register: new Registry() });
+
+// The README's fleet, as written: no type arguments, credentials straight from process.env.
+const redis = createRedisStore({ ...redisOptions, url: process.env.REDIS_URL });
+const store = createTieredStore({ level1: new MemoryStore({ maxEntries: 10_000 }), level2: redis });
+app.use(
+  handsetDetection({
+    username: process.env.HD_USERNAME,
+    secret: process.env.HD_SECRET,
+    siteId: process.env.HD_SITE_ID,
+    baseUrl: process.env.HD_BASE_URL,
+    store,
+  }),
+);
+export const client = new HdClient({
+  username: process.env.HD_USERNAME,
+  secret: process.env.HD_SECRET,
+  siteId: process.env.HD_SITE_ID,
+});
 `;
 
-const strictConfig = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-    types: ["node"],
-  },
+/** The resolutions TypeScript users have, each a tsconfig under `strict`. */
+const TS_CONFIGS: Record<string, Record<string, unknown>> = {
+  nodenext: { module: "NodeNext", moduleResolution: "NodeNext" },
+  bundler: { module: "ESNext", moduleResolution: "bundler" },
+  node: { module: "ES2022", moduleResolution: "node", esModuleInterop: true },
 };
+
+function tsconfig(resolution: Record<string, unknown>): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: "ES2022",
+      ...resolution,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ["node"],
+    },
+    files: ["app.ts"],
+  });
+}
 
 let scratch = "";
 let tarball = "";
+let redisServer: TestRedis | undefined;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "hd-install-"));
@@ -94,27 +188,39 @@ beforeAll(async () => {
   tarball = await packTarball(scratch);
   // Packing left the working tree's build alone.
   expect((await stat(built)).mtimeMs).toBe(builtAt);
+  if (missingRedisServer() === undefined) redisServer = await startRedisServer();
 }, 120_000);
 
 afterAll(async () => {
+  await redisServer?.stop();
   if (scratch !== "") await rm(scratch, { recursive: true, force: true });
 });
 
+/** The major version a setup installs of `name` (`ioredis@6` → 6). */
+function majorOf(setup: UserSetup, name: string): number {
+  const spec = setup.installs.find((install) => install.startsWith(`${name}@`)) ?? "";
+  return Number(spec.slice(name.length + 1));
+}
+
 /** The checks every way of installing must pass, on a project `install` fills. */
-function userProjectTests(name: string, install: (project: string) => Promise<void>): void {
+function userProjectTests(setup: UserSetup, install: (project: string) => Promise<void>): void {
   let project = "";
 
   beforeAll(async () => {
-    project = join(scratch, name);
+    project = join(scratch, setup.name);
     await createProject(project);
     await install(project);
-    await writeFile(join(project, "main.mjs"), userScript);
+    await writeFile(join(project, "main.mjs"), esmScript);
+    await writeFile(join(project, "main.cjs"), cjsScript);
     await writeFile(join(project, "app.ts"), typedUsage);
-    await writeFile(join(project, "tsconfig.json"), JSON.stringify(strictConfig));
+    for (const [name, resolution] of Object.entries(TS_CONFIGS)) {
+      await writeFile(join(project, `tsconfig.${name}.json`), tsconfig(resolution));
+    }
   }, 240_000);
 
-  it("imports the root and /server, /redis, /data from a plain ESM project, and the root holds no server code", async () => {
-    const { stdout } = await run("node", ["main.mjs"], { cwd: project });
+  it("imports every entry point from a plain ESM project, on its Express and ioredis, and the root holds no server code", async () => {
+    const env = { ...process.env, ...(redisServer ? { REDIS_URL: redisServer.url } : {}) };
+    const { stdout } = await run("node", ["main.mjs"], { cwd: project, env });
     expect(JSON.parse(stdout)).toEqual({
       vendor: "Google",
       client: "function",
@@ -123,20 +229,37 @@ function userProjectTests(name: string, install: (project: string) => Promise<vo
       server: "function",
       redis: ["function", "function"],
       data: ["function", "function"],
+      fake: true,
+      prometheus: true,
       rootHoldsServerCode: [],
+      ioredisMajor: majorOf(setup, "ioredis"),
+      expressMajor: majorOf(setup, "express"),
+      redisStore: redisServer ? "round trip" : "no REDIS_URL",
     });
   });
 
-  it("type-checks a strict TypeScript project that uses every entry point and req.device", async () => {
-    const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
-    const { stdout } = await run("node", [tsc, "-p", "."], { cwd: project });
-    expect(stdout).toBe("");
-  }, 120_000);
+  it("require()s every entry point from CommonJS (Node's require of ES modules)", async () => {
+    const { stdout } = await run("node", ["main.cjs"], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ vendor: "Google", exports: Array(5).fill("function") });
+  });
+
+  it.each(Object.keys(TS_CONFIGS))(
+    "type-checks a strict TypeScript project with %s resolution: every entry point, req.device, the README's fleet",
+    async (name) => {
+      const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
+      const { stdout } = await run("node", [tsc, "-p", `tsconfig.${name}.json`], { cwd: project });
+      expect(stdout).toBe("");
+    },
+    120_000,
+  );
 }
 
-describe("the tarball unpacked with only its declared dependencies beside it", () => {
-  userProjectTests("linked", (project) => linkInstall(project, tarball));
-});
+describe.each(LINKED_SETUPS)(
+  "the tarball unpacked with only its declared dependencies beside it: $name",
+  (setup) => {
+    userProjectTests(setup, (project) => linkInstall(project, tarball, setup));
+  },
+);
 
 const npmCache = process.env.HD_NPM_CACHE;
 const noCache =
@@ -146,11 +269,22 @@ const noCache =
 
 const skipNpmInstall = skipWhenMissing("test/package/install-as-user.e2e", noCache);
 
-describe.skipIf(skipNpmInstall)("the tarball installed with npm install --offline", () => {
-  userProjectTests("npm", (project) => npmInstall(project, tarball, npmCache ?? "", { offline: true }));
+describe.skipIf(skipNpmInstall).each(NPM_SETUPS)(
+  "the tarball installed with npm install --offline: $name",
+  (setup) => {
+    userProjectTests(setup, (project) =>
+      npmInstall(project, tarball, setup, npmCache ?? "", { offline: true }),
+    );
 
-  it("links the hd3 binary", async () => {
-    const { stdout } = await run(join(scratch, "npm", "node_modules", ".bin", "hd3"), ["--version"]);
-    expect(stdout.trim()).toMatch(/\d+\.\d+\.\d+/);
-  });
-});
+    it("links both binaries, hd3 and express-handset-detection", async () => {
+      for (const bin of ["hd3", "express-handset-detection"]) {
+        const { stdout } = await run(join(scratch, setup.name, "node_modules", ".bin", bin), ["--version"]);
+        expect(stdout.trim()).toMatch(/\d+\.\d+\.\d+/);
+      }
+      const manifest = JSON.parse(
+        await readFile(join(scratch, setup.name, "node_modules", PACKAGE_NAME, "package.json"), "utf8"),
+      ) as { peerDependencies: Record<string, string> };
+      expect(manifest.peerDependencies.ioredis).toContain(`^${majorOf(setup, "ioredis")}`);
+    });
+  },
+);

@@ -13,7 +13,7 @@ const execFileAsync = promisify(execFile);
 export async function run(
   command: string,
   args: readonly string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ stdout: string; stderr: string }> {
   try {
     return await execFileAsync(command, args, { ...options, encoding: "utf8" });
@@ -29,12 +29,39 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The package's name, as a user imports it. */
 export const PACKAGE_NAME = "express-handset-detection";
 
-/** What a user installs beside the package: Express, and TypeScript with the types it needs. */
-export const USER_INSTALLS: readonly string[] = [
-  "express@5",
-  "@types/express@5",
-  "@types/node@20",
-  "typescript@5.9",
+/**
+ * What users have beside the package, one combination per scratch project: each Express major
+ * with its types, each ioredis major (both within the peer ranges, so npm installs without
+ * ERESOLVE), prom-client for /prometheus, and TypeScript with the Node types.
+ */
+export interface UserSetup {
+  /** Names the project folder and the tests. */
+  readonly name: string;
+  /** What `npm install` installs beside the tarball, as npm specs. */
+  readonly installs: readonly string[];
+  /**
+   * Where the unpacked install links each package from in the repository's node_modules, when
+   * not under its own name (the repository holds ioredis 6 as `ioredis6`).
+   */
+  readonly linkFrom?: Readonly<Record<string, string>>;
+}
+
+const COMMON_INSTALLS = ["@types/node@20", "typescript@5.9", "prom-client@15"] as const;
+
+/** The setups `npm install` is tested with: Express 4 with ioredis 5, Express 5 with ioredis 6. */
+export const NPM_SETUPS: readonly UserSetup[] = [
+  { name: "express4-ioredis5", installs: ["express@4", "@types/express@4", "ioredis@5", ...COMMON_INSTALLS] },
+  { name: "express5-ioredis6", installs: ["express@5", "@types/express@5", "ioredis@6", ...COMMON_INSTALLS] },
+];
+
+/** The setups the unpacked tarball is linked with, from the repository's own node_modules. */
+export const LINKED_SETUPS: readonly UserSetup[] = [
+  { name: "linked-ioredis5", installs: ["express@5", "@types/express@5", "ioredis@5", ...COMMON_INSTALLS] },
+  {
+    name: "linked-ioredis6",
+    installs: ["express@5", "@types/express@5", "ioredis@6", ...COMMON_INSTALLS],
+    linkFrom: { ioredis: "ioredis6" },
+  },
 ];
 
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--loglevel=error"];
@@ -62,15 +89,20 @@ export async function createProject(dir: string): Promise<void> {
   );
 }
 
-/** `npm install` of the tarball and USER_INSTALLS into `project` with `cache` as npm's cache; online unless `offline`. */
+/**
+ * `npm install` of the tarball and the setup's packages into `project` with `cache` as npm's
+ * cache; online unless `offline`. No `--legacy-peer-deps`: a peer range that refuses what the
+ * user has fails here with ERESOLVE, as it would for them.
+ */
 export async function npmInstall(
   project: string,
   tarball: string,
+  setup: UserSetup,
   cache: string,
   { offline }: { offline: boolean },
 ): Promise<void> {
   const flags = [...NPM_FLAGS, "--cache", cache, ...(offline ? ["--offline"] : [])];
-  await run("npm", ["install", ...flags, tarball, ...USER_INSTALLS], { cwd: project });
+  await run("npm", ["install", ...flags, tarball, ...setup.installs], { cwd: project });
 }
 
 /** The package name of an npm spec: `@types/node@20` → `@types/node`. */
@@ -85,6 +117,14 @@ async function dependenciesOf(name: string): Promise<string[]> {
     await readFile(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8"),
   ) as { dependencies?: Record<string, string> };
   return Object.keys(manifest.dependencies ?? {});
+}
+
+/** The major version of a package in the repository's node_modules folder `folder`. */
+export async function installedMajor(folder: string): Promise<number> {
+  const manifest = JSON.parse(
+    await readFile(join(REPO_ROOT, "node_modules", folder, "package.json"), "utf8"),
+  ) as { version: string };
+  return Number(manifest.version.split(".")[0]);
 }
 
 /**
@@ -107,21 +147,21 @@ async function withHoistedTypes(names: readonly string[]): Promise<string[]> {
 
 /**
  * Installs without npm: unpacks the tarball into `project/node_modules`, then links, from the
- * repository's node_modules, only the package's declared `dependencies` and USER_INSTALLS (with
- * the type packages npm would hoist). An import of anything the package does not declare fails, as
- * it would after `npm install`.
+ * repository's node_modules, only the package's declared `dependencies` and the setup's packages
+ * (with the type packages npm would hoist). An import of anything the package does not declare
+ * fails, as it would after `npm install`.
  */
-export async function linkInstall(project: string, tarball: string): Promise<void> {
+export async function linkInstall(project: string, tarball: string, setup: UserSetup): Promise<void> {
   const installed = join(project, "node_modules", PACKAGE_NAME);
   await mkdir(installed, { recursive: true });
   await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"]);
   const manifest = JSON.parse(await readFile(join(installed, "package.json"), "utf8")) as {
     dependencies?: Record<string, string>;
   };
-  const userPackages = await withHoistedTypes(USER_INSTALLS.map(nameOf));
+  const userPackages = await withHoistedTypes(setup.installs.map(nameOf));
   for (const name of new Set([...Object.keys(manifest.dependencies ?? {}), ...userPackages])) {
     const link = join(project, "node_modules", name);
     await mkdir(dirname(link), { recursive: true });
-    await symlink(join(REPO_ROOT, "node_modules", name), link, "dir");
+    await symlink(join(REPO_ROOT, "node_modules", setup.linkFrom?.[name] ?? name), link, "dir");
   }
 }

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createProject, npmInstall, packTarball } from "./user-project.js";
+import { createProject, NPM_SETUPS, npmInstall, packTarball } from "./user-project.js";
 
 const cache = process.argv[2];
 if (cache === undefined || cache === "") {
@@ -15,9 +15,11 @@ if (cache === undefined || cache === "") {
 const scratch = await mkdtemp(join(tmpdir(), "hd-warm-npm-cache-"));
 try {
   const tarball = await packTarball(scratch);
-  const project = join(scratch, "project");
-  await createProject(project);
-  await npmInstall(project, tarball, cache, { offline: false });
+  for (const setup of NPM_SETUPS) {
+    const project = join(scratch, setup.name);
+    await createProject(project);
+    await npmInstall(project, tarball, setup, cache, { offline: false });
+  }
   console.log(`npm cache at ${cache} holds what the install-as-user test installs`);
 } finally {
   await rm(scratch, { recursive: true, force: true });

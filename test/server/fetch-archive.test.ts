@@ -215,6 +215,11 @@ describe("ArchiveCache", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await expect(first.handle.stat()).rejects.toMatchObject({ code: "EBADF" });
     next.release();
+    // The current archive stays open until the cache lets go of it: a cache dropped without
+    // release() leaves its FileHandle to the garbage collector (Node's DEP0137 warning).
+    cache.release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(next.handle.stat()).rejects.toMatchObject({ code: "EBADF" });
   });
 
   it("closes the archive on release() once its downloads end, and builds it again when asked", async () => {

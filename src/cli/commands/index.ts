@@ -111,6 +111,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     minArgs: 1,
     maxArgs: 1,
     flags: QUERY_FLAGS,
+    details: ["Exit code 5 when the vendor has no models, with the nearest vendor name."],
     examples: ["hd3 models Samsung"],
     load: () => import("./models.js"),
   },
@@ -120,7 +121,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     minArgs: 2,
     maxArgs: 2,
     flags: QUERY_FLAGS,
-    details: ["Exit code 5 when there is no such vendor/model (status 301)."],
+    details: ["Exit code 5 when there is no such vendor/model (status 301), with the nearest name."],
     examples: ['hd3 view Google "Pixel 8"', "hd3 view --json Apple iPhone"],
     load: () => import("./view.js"),
   },
@@ -130,6 +131,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     minArgs: 2,
     maxArgs: 2,
     flags: QUERY_FLAGS,
+    details: [
+      "Exit code 5 when no device has the value, or the property is no device field (with the nearest one).",
+    ],
     examples: ["hd3 whathas general_type Console", "hd3 whathas network 5G"],
     load: () => import("./whathas.js"),
   },
@@ -201,6 +205,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description:
           "Sync --data-dir on this schedule (90s, 30m, 6h, 1d; plus a tenth of jitter), from the vendor or from another hd3 serve (--base-url), with the credentials below.",
       },
+      metrics: {
+        type: "boolean",
+        description:
+          "Also answer GET /metrics (no authentication) with Prometheus series: hd_api_*, the data served, and Node's process metrics. Needs prom-client installed.",
+      },
       ...CLOUD_FLAGS,
       quiet: { type: "boolean", short: "q", description: "No notes on stderr (warnings still show)." },
       ...HELP_FLAGS,
@@ -221,6 +230,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       "hd3 serve --users-file users.json",
       "hd3 serve --users-file users.json --data-dir ./hd-data --port 8080 --host 0.0.0.0",
       "hd3 serve --users-file users.json --headers-timeout-ms 5000 --request-timeout-ms 10000",
+      "hd3 serve --users-file users.json --metrics   # Prometheus scrapes http://127.0.0.1:8080/metrics",
       "HD_USERNAME=... HD_SECRET=... HD_SITE_ID=... hd3 serve --users-file users.json --data-dir ./hd-data --sync-every 1d",
       "HD_USERNAME=alice HD_SECRET=... HD_SITE_ID=1 hd3 serve --users-file users.json --data-dir ./hd-data --sync-every 1h --base-url http://mirror:8080",
       'HD_USERNAME=alice HD_SECRET=s3cret HD_SITE_ID=1 HD_BASE_URL=http://127.0.0.1:8080 hd3 detect "Mozilla/5.0 ..."',

@@ -5,10 +5,11 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { LocalEngine } from "../../engine/local-engine.js";
 import { isHdOptionError } from "../../errors.js";
+import type { ApiHttpServer } from "../../server/api-http-server.js";
 import type { ApiServerOptions } from "../../server/api-server.js";
 import type { UserTable } from "../../server/users.js";
 import type { DataStore } from "../../store/data-store.js";
-import { asFlagError, type CommandContext, flag, givenDataDir, note } from "../context.js";
+import { asFlagError, booleanFlag, type CommandContext, flag, givenDataDir, note } from "../context.js";
 import { cloudOptions, openClient, stderrLogger } from "../data-source.js";
 import { CliError, UsageError } from "../exit-codes.js";
 import { keepFresh, syncEvery } from "../serve-data.js";
@@ -195,7 +196,7 @@ export async function run(context: CommandContext): Promise<number> {
   const accounts = await users(context);
   const data = await openData(context, interval !== undefined);
   const { createApiHttpServer } = await import("../../server/api-http-server.js");
-  let server: Server;
+  let server: ApiHttpServer;
   try {
     server = createApiHttpServer({
       engine: data.engine,
@@ -206,6 +207,10 @@ export async function run(context: CommandContext): Promise<number> {
     });
   } catch (error) {
     throw asFlagError(error, context, LIMIT_FLAGS);
+  }
+  if (booleanFlag(context, "metrics")) {
+    const { serveMetrics } = await import("../serve-metrics.js");
+    await serveMetrics(server, server.api, data.engine);
   }
   const address = await listen(server, portNumber, hostName);
   const fresh = data.store === undefined ? undefined : keepFresh(context, data.store, data.engine, interval);
@@ -248,5 +253,6 @@ export async function run(context: CommandContext): Promise<number> {
   context.io.stdout.write(
     `Serving the Handset Detection API v3 at ${baseUrl(address)} (${describeData(data.engine)}; ${accounts.size} user${accounts.size === 1 ? "" : "s"})\n`,
   );
+  if (booleanFlag(context, "metrics")) note(context, `Prometheus metrics at ${baseUrl(address)}/metrics`);
   return stopped;
 }

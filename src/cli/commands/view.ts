@@ -2,9 +2,10 @@
 
 import { booleanFlag, type CommandContext, exitForStatus } from "../context.js";
 import { openSource } from "../data-source.js";
+import { notFound, unknownModel, unknownVendor } from "../not-found.js";
 import { printJson, printPairs, specRows } from "../output.js";
 
-/** Runs `hd3 view`. */
+/** Runs `hd3 view`: exits with the not-found code, and the nearest vendor or model, for no such device. */
 export async function run(context: CommandContext): Promise<number> {
   const [vendor, model] = context.positionals as [string, string];
   const source = await openSource(context);
@@ -15,8 +16,12 @@ export async function run(context: CommandContext): Promise<number> {
     printPairs(context.io, specRows(reply.device));
   } else {
     context.io.stdout.write(
-      `No device ${JSON.stringify(vendor)} ${JSON.stringify(model)} (status ${reply.status}: ${reply.message}); see \`hd3 models ${vendor}\`\n`,
+      `No device ${JSON.stringify(vendor)} ${JSON.stringify(model)} (status ${reply.status}: ${reply.message})\n`,
     );
   }
-  return exitForStatus(reply.status);
+  if (reply.status !== 301) return exitForStatus(reply.status);
+  return notFound(
+    context,
+    (await unknownVendor(source, vendor)) ?? (await unknownModel(source, vendor, model)),
+  );
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outputOf } from "../../support/child-output.js";
+import { freePort } from "../../support/redis-server.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -92,12 +93,12 @@ export interface RunningExample {
 }
 
 /**
- * Starts a server example with `PORT=0` and waits for the `http://localhost:<port>` line it
- * prints once listening. Requests go to 127.0.0.1 on that port.
+ * Starts a server example with `PORT` set to a free port and waits for the
+ * `http://localhost:<port>` line it prints once listening. Requests go to 127.0.0.1 on that port.
  */
 export async function startExample(file: string, env: ExampleEnv = {}): Promise<RunningExample> {
   const cwd = await mkdtemp(join(tmpdir(), "hd-example-"));
-  const child = spawnExample(file, { PORT: "0", ...env }, cwd);
+  const child = spawnExample(file, { PORT: String(await freePort()), ...env }, cwd);
   const output = outputOf(child);
   const ended = exited(child);
   const stop = async (): Promise<ExampleResult> => {

@@ -1,0 +1,108 @@
+// fakeDevice: a complete, typed req.device for the tests of an app that uses the middleware.
+
+import type { Device } from "../core/device.js";
+import { EMPTY_SPECS } from "../core/device.js";
+import { checkDeviceClass, type DeviceClassName } from "../core/device-classes.js";
+import { type KnownOptions, optionsObject } from "../options.js";
+import type { DeviceSpecs } from "../types.js";
+
+/**
+ * What {@link fakeDevice} takes: any field of `Device`, `specs` as only the fields that matter to
+ * the test, and `class` as one of the device class names.
+ */
+export type FakeDeviceInput = {
+  readonly [K in Exclude<keyof Device, "specs" | "class">]?: Device[K];
+} & {
+  readonly specs?: Partial<DeviceSpecs>;
+  readonly class?: DeviceClassName;
+};
+
+/** Every field fakeDevice takes: typed against the input, so a new `Device` field must be listed. */
+const KNOWN_FIELDS: KnownOptions<FakeDeviceInput> = {
+  specs: true,
+  class: true,
+  productInfo: true,
+  display: true,
+  geoip: true,
+  source: true,
+  decidedBy: true,
+  screen: true,
+  status: true,
+  message: true,
+  error: true,
+  isMobile: true,
+  isTablet: true,
+  isDesktop: true,
+  isBot: true,
+  bot: true,
+  candidates: true,
+  decisions: true,
+};
+
+/**
+ * Every field of a device, each with its default (`undefined` for an optional one). Typed `-?`
+ * over `Device`: a field added to `Device` does not compile here until it has a default.
+ */
+type DeviceDefaults = {
+  readonly [K in keyof Device]-?: object extends Pick<Device, K> ? Device[K] | undefined : Device[K];
+};
+
+/** The defaults of a device of class `cls` with `specs`: what the middleware attaches for a detection on the user-agent. */
+function defaults(cls: DeviceClassName, specs: DeviceSpecs, status: number): DeviceDefaults {
+  return {
+    specs,
+    class: cls,
+    productInfo: undefined,
+    display: undefined,
+    geoip: undefined,
+    source: "local",
+    decidedBy: "user-agent",
+    screen: undefined,
+    status,
+    message: status === 0 ? "OK" : status === 301 ? "Nothing Found" : "",
+    error: undefined,
+    isMobile: cls === "Mobile",
+    isTablet: cls === "Tablet",
+    isDesktop: cls === "Computer" || cls === "Desktop",
+    isBot: cls === "Bot",
+    bot: cls === "Bot" ? { name: "unknown", category: "other" } : undefined,
+    candidates: undefined,
+    decisions: [],
+  };
+}
+
+/**
+ * A complete `req.device` for tests: every field not given gets a default consistent with the
+ * ones given. The class is `class`, else `specs.general_type`, else `Unknown`; `isMobile` and its
+ * siblings follow the class; `status` is `0` ("OK") for a known class, `301` ("Nothing Found")
+ * for `Unknown`; `source` is `local`, `decidedBy` is `user-agent`, specs not given are `""`
+ * (lists `[]`), as for a real device. Frozen, like the middleware's. Throws `HdOptionError` for an
+ * unknown field or class name (with "Did you mean").
+ *
+ * @example
+ * app.use((req, res, next) => {
+ *   req.device = res.locals.device = fakeDevice({ class: "Mobile", specs: { general_model: "Pixel 8" } });
+ *   next();
+ * });
+ */
+export function fakeDevice(input: FakeDeviceInput = {}): Device {
+  optionsObject<FakeDeviceInput>(input, {
+    factory: "fakeDevice()",
+    known: KNOWN_FIELDS,
+    usage: '{ class: "Mobile", specs: { general_vendor: "Google" } }',
+  });
+  const given = input.class ?? (input.specs?.general_type || "Unknown");
+  const cls = checkDeviceClass("class", given);
+  const specs: DeviceSpecs = Object.freeze({
+    ...EMPTY_SPECS,
+    ...(cls === "Unknown" ? {} : { general_type: cls }),
+    ...input.specs,
+  });
+  const base = defaults(cls, specs, input.status ?? (cls === "Unknown" ? 301 : 0));
+  const device: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(input)) {
+    if (key !== "specs" && value !== undefined) device[key] = value;
+  }
+  if (device.error === undefined) delete device.error;
+  return Object.freeze(device) as unknown as Device;
+}

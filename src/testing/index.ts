@@ -1,0 +1,3 @@
+// The `express-handset-detection/testing` entry point: helpers for the tests of an app that uses the middleware.
+
+export { type FakeDeviceInput, fakeDevice } from "./fake-device.js";
