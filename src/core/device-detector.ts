@@ -112,8 +112,11 @@ interface Miss {
   readonly client: string;
   /** What the memo held. */
   readonly seen: Seen;
-  /** Aborted when the request's budget ends: cancels its cloud call. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborted when the request's budget ends: its signal cancels the cloud call. The signal is read
+   * only for a cloud call: Node builds it on first read (about 3 µs, a third of a local miss).
+   */
+  readonly budget: AbortController;
 }
 
 /** A miss being detected: with the headers the detector gets. */
@@ -306,7 +309,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     const budget = new AbortController();
     const geoIp = geoip && ip ? ip : undefined;
     // What the fallback can use once the memo was read: its (maybe stale) entries.
-    let known: Miss = { evidence, geoIp, client: ip ?? "", seen: NOTHING_SEEN, signal: budget.signal };
+    let known: Miss = { evidence, geoIp, client: ip ?? "", seen: NOTHING_SEEN, budget };
     const work = (async (): Promise<Device> => {
       const read = await reading;
       const seen: Seen = { device: current(read.device), geo: read.geo };
@@ -418,7 +421,10 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     const needGeo = geoIp !== undefined && !(seen.geo !== undefined && seen.geo.expiresAt > Date.now());
     const remembered = seen.geo?.value.geoip;
     if (source === "local" && !needLegacy) rememberLocal(evidence.key, part);
-    if ((!needLegacy && !needGeo) || cloud === undefined) return buildDevice(part, source, remembered);
+    // Built for its visitor here, so `forVisitor` has no copy to make (about 1 µs of a local miss).
+    if ((!needLegacy && !needGeo) || cloud === undefined) {
+      return buildDevice(part, source, remembered, undefined, evidence);
+    }
     if (skipBots && part.bot) {
       metrics.skippedBots++;
       return buildDevice(part, source, remembered);
@@ -427,7 +433,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     // Shared by the concurrent requests that need the same call: geoip is per IP, legacy groups per device.
     const flightKey = `s:${needLegacy ? evidence.key : ""}\u0002${needGeo ? geoIp : ""}`;
     try {
-      const reply = await extras.run(flightKey, miss.signal, async (signal) => {
+      const reply = await extras.run(flightKey, miss.budget.signal, async (signal) => {
         const answer = await callCloud(miss, evidence.headers, options, needGeo ? geoIp : undefined, signal);
         if (needLegacy) rememberLocal(evidence.key, withLegacyGroups(part, answer));
         if (needGeo) rememberGeo(geoIp, answer.geoip);
@@ -479,7 +485,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
     }
     const flightKey = geoIp === undefined ? evidence.key : `${evidence.key}\u0002${geoIp}`;
     try {
-      return await detections.run(flightKey, miss.signal, async (signal) => {
+      return await detections.run(flightKey, miss.budget.signal, async (signal) => {
         const peer =
           geoIp === undefined ? await peers?.answerOf(evidence.key, timeoutMs / 2, signal) : undefined;
         if (peer !== undefined) {
