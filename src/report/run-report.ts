@@ -1,0 +1,321 @@
+// runReport(): a report over whole inputs (files, stdin, gzip), streamed and spread over worker threads.
+
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { createGunzip } from "node:zlib";
+import { HdDataError } from "../errors.js";
+import { type Counts, emptyCounts, mergeCounts } from "./counts.js";
+import { type LogFormat, sniffFormat } from "./log-formats.js";
+import { BAD_SAMPLES, SNIFF_LINES } from "./report.js";
+import type { ResolvedReportOptions } from "./report-options.js";
+import { type BadLineSample, buildResult, type ReportResult } from "./result.js";
+import type { ChunkBadLine, FromWorker, ToWorker, WorkerSetup } from "./worker-messages.js";
+
+/** One log to read. */
+export interface ReportInput {
+  /** How the report names it: a path, or `-` for stdin. */
+  readonly name: string;
+  /** Its bytes (gzip is recognised by its first bytes and unpacked). */
+  open(): Readable;
+  /** Its size in bytes when known (a file), for the progress's ETA. */
+  readonly size: number | undefined;
+}
+
+/** How far a run is. */
+export interface ReportProgress {
+  /** Lines counted. */
+  readonly lines: number;
+  /** Bytes read from the inputs (compressed bytes for gzip). */
+  readonly bytes: number;
+  /** Bytes of every input together, when all sizes are known. */
+  readonly totalBytes: number | undefined;
+}
+
+/** Settings of a run besides the report's options. */
+export interface RunReportOptions {
+  /** The checked report options (the engine option is not used: workers load `data`). */
+  readonly options: ResolvedReportOptions;
+  /** The data files each worker loads, and how the report names them (`sample`, a directory). */
+  readonly data: { readonly specsPath: string; readonly treesPath: string; readonly label: string };
+  /** Worker threads. Default: one per core. */
+  readonly workers?: number;
+  /** Called after each chunk is counted. */
+  readonly onProgress?: (progress: ReportProgress) => void;
+  /** Stops reading: the report then holds what was counted so far, `interrupted: true`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Bytes sent to a worker at a time (whole lines). */
+const CHUNK_BYTES = 1 << 20;
+/** Chunks each worker may hold at once: one counting, one waiting. */
+const IN_FLIGHT_PER_WORKER = 2;
+
+/** The worker's module: the built `.js`, or the `.ts` source through tsx when running from source. */
+function startWorker(setup: WorkerSetup): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  if (!fromSource) return new Worker(new URL("./report-worker.js", import.meta.url), { workerData: setup });
+  const entry = new URL("./report-worker.ts", import.meta.url).href;
+  // tsx's ESM entry (`tsx/esm/api`'s import condition), found from its package.json.
+  const tsxPackage = createRequire(import.meta.url).resolve("tsx/package.json");
+  const tsx = pathToFileURL(join(dirname(tsxPackage), "dist", "esm", "api", "index.mjs")).href;
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true, workerData: setup });
+}
+
+/** The raw bytes of an input, unpacked when they start as gzip does; `onRead` sees the raw sizes. */
+async function* bytesOf(
+  input: ReportInput,
+  onRead: (bytes: number) => void,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer> {
+  const raw = input.open();
+  // Ctrl-C while a pipe is quiet: the read ends at once.
+  const stop = () => raw.destroy();
+  signal?.addEventListener("abort", stop, { once: true });
+  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const rest = async function* (first: Buffer) {
+    onRead(first.length);
+    yield first;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      onRead(next.value.length);
+      yield next.value;
+    }
+  };
+  try {
+    const first = await chunks.next();
+    if (first.done) return;
+    const head = first.value;
+    if (head[0] !== 0x1f || head[1] !== 0x8b) {
+      yield* rest(head);
+      return;
+    }
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+    const feed = (async () => {
+      for await (const chunk of rest(head))
+        if (!gunzip.write(chunk)) await new Promise((r) => gunzip.once("drain", r));
+      gunzip.end();
+    })();
+    feed.catch((error: unknown) => gunzip.destroy(error as Error));
+    try {
+      for await (const chunk of gunzip) yield chunk as Buffer;
+    } catch (error) {
+      throw new HdDataError(`${input.name}: cannot unpack gzip (${(error as Error).message})`, {
+        file: input.name,
+        cause: error,
+      });
+    }
+    await feed;
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    raw.destroy();
+  }
+}
+
+/** The first lines of a chunk, to tell the format. */
+function firstLines(bytes: Uint8Array): string[] {
+  const text = new TextDecoder().decode(bytes.subarray(0, 64 * 1024));
+  return text
+    .split("\n")
+    .slice(0, -1)
+    .map((line) => line.replace(/\r$/, ""))
+    .filter((line) => line !== "")
+    .slice(0, SNIFF_LINES);
+}
+
+/** Splits a byte stream into chunks of whole lines, each in its own transferable buffer. */
+async function* lineChunks(bytes: AsyncIterable<Buffer>): AsyncGenerator<Uint8Array> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const take = (through: number): Uint8Array => {
+    const out = new Uint8Array(through);
+    let at = 0;
+    const keep: Buffer[] = [];
+    for (const buffer of pending) {
+      const room = through - at;
+      if (room >= buffer.length) {
+        out.set(buffer, at);
+        at += buffer.length;
+      } else if (room > 0) {
+        out.set(buffer.subarray(0, room), at);
+        at += room;
+        keep.push(buffer.subarray(room));
+      } else keep.push(buffer);
+    }
+    pending = keep;
+    pendingBytes -= through;
+    return out;
+  };
+  for await (const buffer of bytes) {
+    pending.push(buffer);
+    pendingBytes += buffer.length;
+    if (pendingBytes < CHUNK_BYTES) continue;
+    const newline = buffer.lastIndexOf(10);
+    if (newline < 0) continue;
+    yield take(pendingBytes - (buffer.length - newline - 1));
+  }
+  if (pendingBytes > 0) yield take(pendingBytes);
+}
+
+/** A worker and the chunks it holds. */
+interface Slot {
+  readonly worker: Worker;
+  inFlight: number;
+}
+
+/**
+ * The report of whole inputs, read as streams (memory stays bounded whatever their size), the
+ * lines counted by worker threads that each load the data and detect each distinct header set
+ * once. The format of each input is told from its first lines unless the options give one.
+ *
+ * @throws {HdDataError} when an input cannot be read or unpacked.
+ */
+export async function runReport(
+  inputs: readonly ReportInput[],
+  run: RunReportOptions,
+): Promise<ReportResult> {
+  const { options } = run;
+  const workerCount = Math.max(1, run.workers ?? availableParallelism());
+  const setup: WorkerSetup = {
+    specsPath: run.data.specsPath,
+    treesPath: run.data.treesPath,
+    filters: options.filters,
+    userAgentField: options.userAgentField,
+  };
+  const slots: Slot[] = [];
+  const chunkInput: number[] = [];
+  const chunkLines: number[] = [];
+  const samples: Array<{ seq: number; bad: ChunkBadLine }> = [];
+  const totals: Counts = emptyCounts();
+  const sizes = inputs.map((input) => input.size);
+  const totalBytes = sizes.every((size) => size !== undefined)
+    ? sizes.reduce((sum: number, size) => sum + (size as number), 0)
+    : undefined;
+  let lines = 0;
+  let bytes = 0;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const countsArrived: Array<Promise<Counts>> = [];
+
+  for (let i = 0; i < workerCount; i++) {
+    const worker = startWorker(setup);
+    const slot: Slot = { worker, inFlight: 0 };
+    countsArrived.push(
+      new Promise<Counts>((resolve, reject) => {
+        worker.on("message", (message: FromWorker) => {
+          if (message.type === "counts") {
+            resolve(message.counts);
+            return;
+          }
+          slot.inFlight--;
+          lines += message.lines;
+          chunkLines[message.seq] = message.lines;
+          for (const bad of message.bad) samples.push({ seq: message.seq, bad });
+          if (samples.length > BAD_SAMPLES) {
+            samples.sort((a, b) => a.seq - b.seq || a.bad.index - b.bad.index);
+            samples.length = BAD_SAMPLES;
+          }
+          run.onProgress?.({ lines, bytes, totalBytes });
+          wakeUp();
+        });
+        worker.on("error", (error) => {
+          failure ??= error;
+          reject(error);
+          wakeUp();
+        });
+        worker.on("exit", (code) => {
+          if (code !== 0) {
+            failure ??= new Error(`a report worker stopped (exit code ${code})`);
+            reject(failure);
+            wakeUp();
+          }
+        });
+      }),
+    );
+    slots.push(slot);
+  }
+  // A failed worker rejects its promise before anyone awaits it: the failure is read from `failure`.
+  for (const arrived of countsArrived) arrived.catch(() => {});
+
+  const freeSlot = async (): Promise<Slot> => {
+    for (;;) {
+      if (failure !== undefined) throw failure;
+      let best: Slot | undefined;
+      for (const slot of slots)
+        if (slot.inFlight < IN_FLIGHT_PER_WORKER && (best === undefined || slot.inFlight < best.inFlight))
+          best = slot;
+      if (best !== undefined) return best;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  };
+
+  const formats: LogFormat[] = [];
+  let seq = 0;
+  try {
+    for (const [inputIndex, input] of inputs.entries()) {
+      let format = options.format;
+      try {
+        for await (const chunk of lineChunks(bytesOf(input, (n) => (bytes += n), run.signal))) {
+          if (run.signal?.aborted) break;
+          if (format === undefined)
+            format = sniffFormat(firstLines(chunk), options.userAgentField) ?? "combined";
+          const slot = await freeSlot();
+          slot.inFlight++;
+          chunkInput[seq] = inputIndex;
+          const message: ToWorker = { type: "chunk", seq, format, bytes: chunk };
+          slot.worker.postMessage(message, [chunk.buffer as ArrayBuffer]);
+          seq++;
+        }
+      } catch (error) {
+        if (!run.signal?.aborted) throw error;
+      }
+      formats.push(format ?? "combined");
+      if (run.signal?.aborted) break;
+    }
+    while (slots.some((slot) => slot.inFlight > 0)) {
+      if (failure !== undefined) throw failure;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    if (failure !== undefined) throw failure;
+    for (const slot of slots) slot.worker.postMessage({ type: "finish" } satisfies ToWorker);
+    for (const counts of await Promise.all(countsArrived)) mergeCounts(totals, counts);
+  } finally {
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+  const interrupted = run.signal?.aborted === true;
+
+  // Line numbers: each chunk starts after the lines of the earlier chunks of its input.
+  const firstLine: number[] = [];
+  const seen = new Map<number, number>();
+  for (let s = 0; s < seq; s++) {
+    const input = chunkInput[s] as number;
+    const before = seen.get(input) ?? 0;
+    firstLine[s] = before;
+    seen.set(input, before + (chunkLines[s] ?? 0));
+  }
+  const badSamples: BadLineSample[] = samples.map(({ seq: s, bad }) => ({
+    input: inputs[chunkInput[s] as number]?.name ?? "-",
+    line: (firstLine[s] ?? 0) + bad.index + 1,
+    text: bad.text,
+  }));
+  return buildResult(totals, {
+    data: run.data.label,
+    files: inputs.map((input) => input.name),
+    formats,
+    badSamples,
+    interrupted,
+    now: Date.now(),
+  });
+}
