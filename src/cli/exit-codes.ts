@@ -25,6 +25,8 @@ export const EXIT_CODES = {
   network: 4,
   /** Nothing found: detect found no device, or view found no such vendor/model (status 301). */
   notFound: 5,
+  /** Stopped by Ctrl-C (SIGINT) after printing what was done (`hd3 report`). */
+  interrupted: 130,
 } as const;
 
 /** One of the CLI's exit codes. */

@@ -15,6 +15,7 @@ const EXIT_CODE_HELP = [
   "  3  licence or credentials refused (status 229, HTTP 401)",
   "  4  network failure or timeout",
   "  5  not found (status 301: no device for these headers, no such vendor/model)",
+  "  130  interrupted by Ctrl-C (hd3 report: after printing what was counted)",
 ];
 
 /** The package version, read from package.json next to `dist/` or `src/`. */
