@@ -69,5 +69,9 @@ export function botInfo(userAgent: string): BotInfo {
     return { name: TOKEN_OF.get(known) as string, category: CATEGORY_OF.get(known) as BotCategory };
   }
   const token = CRAWLER_TOKEN.exec(userAgent)?.[1] ?? FIRST_TOKEN.exec(userAgent)?.[1];
-  return { name: token === undefined ? "(unnamed)" : token.slice(0, LONGEST_NAME), category: "other" };
+  // Flattened into its own string: a slice would keep the whole log chunk the user-agent came from.
+  return {
+    name: token === undefined ? "(unnamed)" : ` ${token.slice(0, LONGEST_NAME)}`.slice(1),
+    category: "other",
+  };
 }

@@ -49,7 +49,7 @@ function closingQuote(line: string, from: number): number {
 }
 
 /** Apache's `\"`, `\\` and nginx's `\x22` escapes, undone. */
-function unescapeField(text: string): string {
+export function unescapeField(text: string): string {
   if (!text.includes("\\")) return text;
   return text.replace(/\\(x[0-9a-fA-F]{2}|.)/g, (_, sequence: string) =>
     sequence.length === 3 ? String.fromCharCode(Number.parseInt(sequence.slice(1), 16)) : sequence,

@@ -15,6 +15,14 @@ const MONTHS: Readonly<Record<string, number>> = {
   Dec: 11,
 };
 
+/** Month numbers by the three bytes of their name (`Oct` as 0x4f6374), for reading times from bytes. */
+export const MONTH_INDEX: ReadonlyMap<number, number> = new Map(
+  Object.entries(MONTHS).map(([name, month]) => [
+    (name.charCodeAt(0) << 16) | (name.charCodeAt(1) << 8) | name.charCodeAt(2),
+    month,
+  ]),
+);
+
 const digit = (text: string, at: number): number => text.charCodeAt(at) - 48;
 const two = (text: string, at: number): number => digit(text, at) * 10 + digit(text, at + 1);
 

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { LocalEngine } from "../engine/local-engine.js";
 import { silentLogger } from "../logger.js";
+import { CombinedByteReader } from "./combined-bytes.js";
 import { type Counts, emptyCounts, mergeCounts } from "./counts.js";
 import { createLineDetector } from "./detect-line.js";
 import { type LogFormat, lineParser } from "./log-formats.js";
@@ -17,6 +18,7 @@ if (port === null) throw new Error("report-worker.js runs as a worker thread");
 const engine = await LocalEngine.fromFiles(setup.specsPath, setup.treesPath, { logger: silentLogger });
 const detect = createLineDetector(engine);
 const tallies = new Map<LogFormat, Tally>();
+const byteReaders = new Map<LogFormat, CombinedByteReader>();
 const decoder = new TextDecoder();
 
 function tallyFor(format: LogFormat): Tally {
@@ -39,8 +41,21 @@ port.on("message", (message: ToWorker) => {
     return;
   }
   const tally = tallyFor(message.format);
-  const text = decoder.decode(message.bytes);
   const bad: ChunkBadLine[] = [];
+  if (message.format !== "json") {
+    let reader = byteReaders.get(message.format);
+    if (reader === undefined) {
+      reader = new CombinedByteReader(tally, message.format === "combined");
+      byteReaders.set(message.format, reader);
+    }
+    const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+    const lines = reader.countChunk(bytes, (index, text) => {
+      if (bad.length < BAD_SAMPLES) bad.push({ index, text: text.slice(0, SAMPLE_CHARS) });
+    });
+    reply({ type: "done", seq: message.seq, lines, bad });
+    return;
+  }
+  const text = decoder.decode(message.bytes);
   let index = 0;
   let start = 0;
   const end = text.length;

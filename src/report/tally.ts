@@ -26,16 +26,21 @@ export interface TallyFilters {
 }
 
 /** One distinct header set: its device, and the requests counted since the last flush. */
-interface Entry {
+export interface Entry {
   readonly device: ReportDevice;
   readonly userAgent: string;
-  /** `vendor\tmodel` of a visitor's known device, for distinct devices per period. */
-  readonly deviceKey: string | undefined;
+  /** A visitor's known device (`vendor\tmodel`), shared by its entries, for distinct devices per period. */
+  readonly deviceSlot: DeviceSlot | undefined;
   readonly hints: boolean;
   readonly modelHint: boolean;
   readonly script: boolean;
   requests: number;
-  /** The last period this entry's device was added to. */
+}
+
+/** A device as the periods count it: added to a period's set once, however many entries share it. */
+interface DeviceSlot {
+  readonly key: string;
+  /** The last period the device was added to. */
   lastPeriod: number;
 }
 
@@ -44,6 +49,14 @@ export const MAX_MEMO_ENTRIES = 50_000;
 
 const UNKNOWN_CLASS = "Unknown";
 export const CRAWLER_CLASS = "Crawler";
+
+/**
+ * A copy of a string that holds no reference to the text it was cut from: a memo key sliced out
+ * of a chunk of the log would otherwise keep the whole chunk (a megabyte) alive.
+ */
+export function own(text: string): string {
+  return ` ${text}`.slice(1);
+}
 
 /** The memo key of a record that carries more than the user-agent: names and values in name order. */
 function memoKey(record: LogRecord, headers: Record<string, string>): string {
@@ -56,7 +69,9 @@ function memoKey(record: LogRecord, headers: Record<string, string>): string {
  * Counts lines, one at a time, into {@link Counts}. A device is detected once per distinct set of
  * detection headers and remembered; requests are counted on the memo entry and added to the
  * sections when the memo is flushed (when full, and by {@link counts}), so a repeated device
- * costs a map lookup and a few additions.
+ * costs a map lookup and a few additions. The byte reader of combined logs
+ * (`combined-bytes.ts`) keeps its own memo and counts through {@link entryFor} and
+ * {@link countRequest}.
  */
 export class Tally {
   readonly #parse: LineParser;
@@ -64,14 +79,28 @@ export class Tally {
   readonly #filters: TallyFilters;
   readonly #record = emptyRecord();
   readonly #memo = new Map<string, Entry>();
+  /** Every entry whose requests are not yet flushed, whichever memo holds it. */
+  #entries: Entry[] = [];
   readonly #counts = emptyCounts();
   #periodIndex = Number.NaN;
   #period: PeriodCounts | undefined;
+  #generation = 0;
+  readonly #deviceSlots = new Map<string, DeviceSlot>();
 
   constructor(parse: LineParser, detect: LineDetector, filters: TallyFilters) {
     this.#parse = parse;
     this.#detect = detect;
     this.#filters = filters;
+  }
+
+  /** The filters in use. */
+  get filters(): TallyFilters {
+    return this.#filters;
+  }
+
+  /** Raised each time the memo is emptied: a memo kept outside must then be emptied too. */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** Counts one line (without its newline); false when it did not parse. Empty lines are skipped. */
@@ -84,28 +113,84 @@ export class Tally {
       counts.badLines++;
       return false;
     }
-    const filters = this.#filters;
     const time = record.timeMs;
-    if (
-      (!Number.isNaN(filters.sinceMs) && !(time >= filters.sinceMs)) ||
-      (!Number.isNaN(filters.untilMs) && !(time < filters.untilMs)) ||
-      (filters.pathPrefix !== undefined && !record.path.startsWith(filters.pathPrefix))
-    ) {
+    if (!this.inWindow(time)) return true;
+    const prefix = this.#filters.pathPrefix;
+    if (prefix !== undefined && !record.path.startsWith(prefix)) {
       counts.filtered++;
       return true;
     }
     const headers = record.headers;
     const key = headers === undefined ? record.userAgent : memoKey(record, headers);
-    const entry = this.#memo.get(key) ?? this.#remember(key, record);
-    if (filters.excludeBots && entry.device.bot !== undefined) {
+    let entry = this.#memo.get(key);
+    if (entry === undefined) {
+      const owned = own(key);
+      entry = this.entryFor(headers === undefined ? owned : own(record.userAgent), headers);
+      this.#memo.set(owned, entry);
+    }
+    this.countRequest(entry, time);
+    return true;
+  }
+
+  /** Counts a line read elsewhere: `ok` false for one that did not parse. */
+  countLine(ok: boolean): void {
+    this.#counts.lines++;
+    if (!ok) this.#counts.badLines++;
+  }
+
+  /** Counts a parsed line the path filter leaves out. */
+  countFiltered(): void {
+    this.#counts.filtered++;
+  }
+
+  /** Whether a time passes `since`/`until`; a line it does not pass is counted as left out. */
+  inWindow(time: number): boolean {
+    const { sinceMs, untilMs } = this.#filters;
+    if ((!Number.isNaN(sinceMs) && !(time >= sinceMs)) || (!Number.isNaN(untilMs) && !(time < untilMs))) {
+      this.#counts.filtered++;
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * A new entry for a user-agent (its own string, not a slice of a chunk) and the other headers
+   * of its line: the device is detected now. The caller's memo keeps it; {@link generation}
+   * says when to forget it.
+   */
+  entryFor(userAgent: string, headers: Readonly<Record<string, string>> | undefined): Entry {
+    if (this.#entries.length >= MAX_MEMO_ENTRIES) this.#flush(true);
+    const detectHeaders: Record<string, string> =
+      headers === undefined ? {} : Object.assign(Object.create(null), headers);
+    if (userAgent !== "") detectHeaders["user-agent"] = userAgent;
+    const device = this.#detect(detectHeaders);
+    const visitor = device.bot === undefined;
+    const entry: Entry = {
+      device,
+      userAgent,
+      deviceSlot:
+        visitor && device.model !== "" ? this.#deviceSlot(`${device.vendor}\t${device.model}`) : undefined,
+      hints: headers !== undefined && Object.keys(headers).some((name) => name.startsWith("sec-ch-ua")),
+      modelHint: headers?.["sec-ch-ua-model"] !== undefined,
+      script: device.screen !== undefined,
+      requests: 0,
+    };
+    this.#entries.push(entry);
+    return entry;
+  }
+
+  /** Counts one request of an entry at a time (NaN: none); a crawler's is left out under `excludeBots`. */
+  countRequest(entry: Entry, time: number): void {
+    const counts = this.#counts;
+    if (this.#filters.excludeBots && entry.device.bot !== undefined) {
       counts.filtered++;
-      return true;
+      return;
     }
     entry.requests++;
     counts.requests++;
     if (Number.isNaN(time)) {
       counts.untimed++;
-      return true;
+      return;
     }
     if (!(time >= counts.firstMs)) counts.firstMs = time;
     if (!(time <= counts.lastMs)) counts.lastMs = time;
@@ -113,17 +198,26 @@ export class Tally {
     let period = this.#period;
     if (index !== this.#periodIndex || period === undefined) period = this.#enterPeriod(index);
     period.requests++;
-    if (entry.deviceKey !== undefined && entry.lastPeriod !== index) {
-      entry.lastPeriod = index;
-      period.devices.add(entry.deviceKey);
+    const slot = entry.deviceSlot;
+    if (slot !== undefined && slot.lastPeriod !== index) {
+      slot.lastPeriod = index;
+      period.devices.add(slot.key);
     }
-    return true;
   }
 
   /** The counters so far (the memo's pending counts added first). */
   counts(): Counts {
     this.#flush(false);
     return this.#counts;
+  }
+
+  #deviceSlot(key: string): DeviceSlot {
+    let slot = this.#deviceSlots.get(key);
+    if (slot === undefined) {
+      slot = { key, lastPeriod: Number.NaN };
+      this.#deviceSlots.set(key, slot);
+    }
+    return slot;
   }
 
   #enterPeriod(index: number): PeriodCounts {
@@ -136,7 +230,7 @@ export class Tally {
         const width = counts.bucketMs;
         boundPeriods(counts);
         if (counts.bucketMs !== width) {
-          for (const entry of this.#memo.values()) entry.lastPeriod = Number.NaN;
+          for (const slot of this.#deviceSlots.values()) slot.lastPeriod = Number.NaN;
           return this.#enterPeriod(Math.floor((index * width) / counts.bucketMs));
         }
       }
@@ -146,32 +240,10 @@ export class Tally {
     return period;
   }
 
-  #remember(key: string, record: LogRecord): Entry {
-    if (this.#memo.size >= MAX_MEMO_ENTRIES) this.#flush(true);
-    const headers = record.headers;
-    const detectHeaders: Record<string, string> =
-      headers === undefined ? {} : Object.assign(Object.create(null), headers);
-    if (record.userAgent !== "") detectHeaders["user-agent"] = record.userAgent;
-    const device = this.#detect(detectHeaders);
-    const visitor = device.bot === undefined;
-    const entry: Entry = {
-      device,
-      userAgent: record.userAgent,
-      deviceKey: visitor && device.model !== "" ? `${device.vendor}\t${device.model}` : undefined,
-      hints: headers !== undefined && Object.keys(headers).some((name) => name.startsWith("sec-ch-ua")),
-      modelHint: headers?.["sec-ch-ua-model"] !== undefined,
-      script: device.screen !== undefined,
-      requests: 0,
-      lastPeriod: Number.NaN,
-    };
-    this.#memo.set(key, entry);
-    return entry;
-  }
-
   /** Adds each entry's pending requests to the sections; `forget` empties the memo too. */
   #flush(forget: boolean): void {
     const counts = this.#counts;
-    for (const entry of this.#memo.values()) {
+    for (const entry of this.#entries) {
       const n = entry.requests;
       if (n === 0) continue;
       entry.requests = 0;
@@ -211,6 +283,10 @@ export class Tally {
       }
       bump(widths, cssWidth(device), n);
     }
-    if (forget) this.#memo.clear();
+    if (forget) {
+      this.#memo.clear();
+      this.#entries = [];
+      this.#generation++;
+    }
   }
 }
