@@ -55,20 +55,34 @@ const TOKEN_OF = new Map(KNOWN_BOTS.map(([token]) => [token.toLowerCase(), token
 
 /** A product token that names a crawler (`AhrefsBot/7.0`, `MJ12bot`, `python-requests/2.31`). */
 const CRAWLER_TOKEN = /([A-Za-z][\w.-]*?(?:bot|crawler|spider|fetcher|scraper|archiver|checker))\b/i;
-/** The first product token of a user-agent, as a fallback name (`curl/8.5.0` gives `curl`). */
-const FIRST_TOKEN = /^([A-Za-z][\w.-]{0,40})/;
+/** A product name in a user-agent (`curl` of `curl/8.5.0`). */
+const PRODUCT = /[A-Za-z][\w.-]{1,40}/g;
+/** Words of browser user-agents that name no crawler. */
+const BROWSER_WORDS: ReadonlySet<string> = new Set(
+  "mozilla compatible applewebkit khtml like gecko chrome safari mobile version linux windows nt win64 x64 wow64 macintosh intel mac os x x11 android iphone ipad cpu u en-us en x86_64 i686 armv7l aarch64 arm64".split(
+    " ",
+  ),
+);
+
+/** The first word of a user-agent that is not a browser's (`Mozilla/5.0 (compatible; Foo/1.0)` gives `Foo`). */
+function productName(userAgent: string): string | undefined {
+  for (const match of userAgent.matchAll(PRODUCT)) {
+    if (!BROWSER_WORDS.has(match[0].toLowerCase())) return match[0];
+  }
+  return undefined;
+}
 const LONGEST_NAME = 64;
 
 /**
  * The crawler's name and category from its user-agent: a known crawler by its own spelling, else
- * the first token naming a bot, else the user-agent's first product token (`other`).
+ * the first token naming a bot, else the first word that is not a browser's (`other`).
  */
 export function botInfo(userAgent: string): BotInfo {
   const known = KNOWN_PATTERN.exec(userAgent)?.[0]?.toLowerCase();
   if (known !== undefined) {
     return { name: TOKEN_OF.get(known) as string, category: CATEGORY_OF.get(known) as BotCategory };
   }
-  const token = CRAWLER_TOKEN.exec(userAgent)?.[1] ?? FIRST_TOKEN.exec(userAgent)?.[1];
+  const token = CRAWLER_TOKEN.exec(userAgent)?.[1] ?? productName(userAgent);
   // Flattened into its own string: a slice would keep the whole log chunk the user-agent came from.
   return {
     name: token === undefined ? "(unnamed)" : ` ${token.slice(0, LONGEST_NAME)}`.slice(1),
