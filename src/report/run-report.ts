@@ -126,8 +126,14 @@ function firstLines(bytes: Uint8Array): string[] {
     .slice(0, SNIFF_LINES);
 }
 
-/** Splits a byte stream into chunks of whole lines, each in its own transferable buffer. */
-async function* lineChunks(bytes: AsyncIterable<Buffer>): AsyncGenerator<Uint8Array> {
+/**
+ * Splits a byte stream into chunks of whole lines, each in its own transferable buffer. When the
+ * read fails because `signal` aborted it, the whole lines read so far still come out.
+ */
+async function* lineChunks(
+  bytes: AsyncIterable<Buffer>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const take = (through: number): Uint8Array => {
@@ -149,13 +155,31 @@ async function* lineChunks(bytes: AsyncIterable<Buffer>): AsyncGenerator<Uint8Ar
     pendingBytes -= through;
     return out;
   };
-  for await (const buffer of bytes) {
-    pending.push(buffer);
-    pendingBytes += buffer.length;
-    if (pendingBytes < CHUNK_BYTES) continue;
-    const newline = buffer.lastIndexOf(10);
-    if (newline < 0) continue;
-    yield take(pendingBytes - (buffer.length - newline - 1));
+  /** Bytes up to and including the last newline of the pending buffers; 0 when there is none. */
+  const wholeLines = (): number => {
+    let before = pendingBytes;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const buffer = pending[i] as Buffer;
+      before -= buffer.length;
+      const newline = buffer.lastIndexOf(10);
+      if (newline >= 0) return before + newline + 1;
+    }
+    return 0;
+  };
+  try {
+    for await (const buffer of bytes) {
+      pending.push(buffer);
+      pendingBytes += buffer.length;
+      if (pendingBytes < CHUNK_BYTES) continue;
+      const newline = buffer.lastIndexOf(10);
+      if (newline < 0) continue;
+      yield take(pendingBytes - (buffer.length - newline - 1));
+    }
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    const through = wholeLines();
+    if (through > 0) yield take(through);
+    return;
   }
   if (pendingBytes > 0) yield take(pendingBytes);
 }
@@ -265,8 +289,11 @@ export async function runReport(
     for (const [inputIndex, input] of inputs.entries()) {
       let format = options.format;
       try {
-        for await (const chunk of lineChunks(bytesOf(input, (n) => (bytes += n), run.signal))) {
-          if (run.signal?.aborted) break;
+        const chunks = lineChunks(
+          bytesOf(input, (n) => (bytes += n), run.signal),
+          run.signal,
+        );
+        for await (const chunk of chunks) {
           if (format === undefined)
             format = sniffFormat(firstLines(chunk), options.userAgentField) ?? "combined";
           const slot = await freeSlot();
@@ -305,6 +332,7 @@ export async function runReport(
     firstLine[s] = before;
     seen.set(input, before + (chunkLines[s] ?? 0));
   }
+  samples.sort((a, b) => a.seq - b.seq || a.bad.index - b.bad.index);
   const badSamples: BadLineSample[] = samples.map(({ seq: s, bad }) => ({
     input: inputs[chunkInput[s] as number]?.name ?? "-",
     line: (firstLine[s] ?? 0) + bad.index + 1,
