@@ -73,22 +73,26 @@ async function* bytesOf(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<Buffer> {
   const raw = input.open();
+  /** A stream in object or text mode gives strings: read them as UTF-8 bytes. */
+  const asBytes = (chunk: Buffer | string): Buffer =>
+    typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
   // Ctrl-C while a pipe is quiet: the read ends at once.
   const stop = () => raw.destroy();
   signal?.addEventListener("abort", stop, { once: true });
-  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const rest = async function* (first: Buffer) {
     onRead(first.length);
     yield first;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-      onRead(next.value.length);
-      yield next.value;
+      const bytes = asBytes(next.value);
+      onRead(bytes.length);
+      yield bytes;
     }
   };
   try {
     const first = await chunks.next();
     if (first.done) return;
-    const head = first.value;
+    const head = asBytes(first.value);
     if (head[0] !== 0x1f || head[1] !== 0x8b) {
       yield* rest(head);
       return;
