@@ -24,15 +24,17 @@ h2{font-size:1.1rem;margin:0 0 .2rem}
 main{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px 16px;min-width:0}
 section.wide{grid-column:1/-1}
+#over-time .table-wrap{max-height:220px}
 .note{color:var(--muted);font-size:.85rem;margin:0 0 .6rem}
 .chart{width:100%;height:auto;display:block;margin:.4rem 0}
+.chart.bars{max-width:560px}
+.chart.timeline{height:180px}
 .chart text{font-size:11px;fill:var(--ink)}
 .chart .value{fill:var(--muted)}
 .bars rect{fill:var(--accent)}
-.timeline .area{fill:var(--accent);fill-opacity:.25;stroke:var(--accent);stroke-width:1.5}
-.timeline .line{fill:none;stroke:var(--accent2);stroke-width:2}
+.timeline .area{fill:var(--accent);fill-opacity:.25;stroke:var(--accent);stroke-width:1.5;vector-effect:non-scaling-stroke}
+.timeline .line{fill:none;stroke:var(--accent2);stroke-width:2;vector-effect:non-scaling-stroke}
 .timeline .axis{stroke:var(--line)}
-.timeline .devices{fill:var(--accent2)}
 .legend{font-size:.8rem;color:var(--muted);margin:0}
 .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle}
 .key.requests{background:var(--accent)}.key.devices{background:var(--accent2)}

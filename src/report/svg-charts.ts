@@ -62,8 +62,9 @@ export function barChart(table: ReportTable): string {
   );
 }
 
-const TIMELINE_HEIGHT = 180;
-const PAD = { left: 44, right: 44, top: 12, bottom: 28 };
+const TIMELINE_WIDTH = 800;
+const TIMELINE_HEIGHT = 160;
+const PAD = { left: 4, right: 4, top: 8, bottom: 4 };
 
 /** Requests (area, left scale) and distinct devices (line, right scale) per period. */
 export function timelineChart(table: ReportTable): string {
@@ -73,7 +74,7 @@ export function timelineChart(table: ReportTable): string {
   const devices = rows.map((row) => Number(row[2] ?? 0));
   const maxRequests = Math.max(1, ...requests);
   const maxDevices = Math.max(1, ...devices);
-  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotWidth = TIMELINE_WIDTH - PAD.left - PAD.right;
   const plotHeight = TIMELINE_HEIGHT - PAD.top - PAD.bottom;
   const x = (i: number) =>
     PAD.left + (rows.length === 1 ? plotWidth / 2 : (i / (rows.length - 1)) * plotWidth);
@@ -88,19 +89,16 @@ export function timelineChart(table: ReportTable): string {
   const last = String(rows.at(-1)?.[0] ?? "")
     .slice(0, 16)
     .replace("T", " ");
+  // Labels are HTML under the chart, so they stay readable however wide the chart is drawn.
   return (
-    `<svg class="chart timeline" viewBox="0 0 ${WIDTH} ${TIMELINE_HEIGHT}" role="img" aria-label="${escapeHtml(table.title)}">` +
-    `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${WIDTH - PAD.right}" y2="${base}"/>` +
+    `<svg class="chart timeline" viewBox="0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(table.title)}">` +
+    `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${TIMELINE_WIDTH - PAD.right}" y2="${base}"/>` +
     `<polygon class="area" points="${area}"/>` +
     `<polyline class="line" points="${points(devices, maxDevices)}"/>` +
-    `<text x="${PAD.left - 4}" y="${PAD.top + 8}" text-anchor="end">${formatCount(maxRequests)}</text>` +
-    `<text x="${PAD.left - 4}" y="${base}" text-anchor="end">0</text>` +
-    `<text x="${WIDTH - PAD.right + 4}" y="${PAD.top + 8}" class="devices">${formatCount(maxDevices)}</text>` +
-    `<text x="${PAD.left}" y="${TIMELINE_HEIGHT - 8}">${escapeHtml(first)}</text>` +
-    `<text x="${WIDTH - PAD.right}" y="${TIMELINE_HEIGHT - 8}" text-anchor="end">${escapeHtml(last)}</text>` +
     `</svg>` +
-    `<p class="legend"><span class="key requests"></span> requests (left scale) ` +
-    `<span class="key devices"></span> distinct devices (right scale)</p>`
+    `<p class="legend"><span class="key requests"></span> requests (0 to ${formatCount(maxRequests)}) ` +
+    `<span class="key devices"></span> distinct devices (0 to ${formatCount(maxDevices)}), ` +
+    `${escapeHtml(first)} to ${escapeHtml(last)} UTC</p>`
   );
 }
 
