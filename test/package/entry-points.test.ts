@@ -13,6 +13,7 @@ const ENTRY_POINTS: Record<string, string> = {
   "./server": "server",
   "./redis": "cache",
   "./data": "store",
+  "./report": "report",
 };
 
 /** A static `import`/`export ... from` of a relative module in emitted JavaScript (not `import()`). */
