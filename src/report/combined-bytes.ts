@@ -29,13 +29,6 @@ function sameBytes(x: DataView, a: number, y: DataView, b: number, length: numbe
   return true;
 }
 
-/** A copy of `old` twice as long. */
-function grow(old: Int32Array): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(old.length * 2);
-  bigger.set(old);
-  return bigger;
-}
-
 /** A 32-bit hash of the bytes in `[at, end)`, read four at a time. */
 function hashBytes(view: DataView, at: number, end: number): number {
   let hash = (end - at) | 0;
@@ -44,6 +37,9 @@ function hashBytes(view: DataView, at: number, end: number): number {
   for (; i < end; i++) hash = Math.imul(hash ^ view.getUint8(i), 0x01000193);
   return hash;
 }
+
+/** Numbers per slot of the user-agent table. */
+const SLOT_WIDTH = 4;
 
 /** Slots of the user-agent table: a power of two, over twice the entries the tally keeps. */
 const TABLE_SIZE = 1 << 17;
@@ -58,10 +54,11 @@ export class CombinedByteReader {
   readonly #tally: Tally;
   readonly #withAgent: boolean;
   readonly #prefix: Buffer | undefined;
-  readonly #slots = new Int32Array(TABLE_SIZE);
-  #hashes: Int32Array<ArrayBuffer> = new Int32Array(1024);
-  #starts: Int32Array<ArrayBuffer> = new Int32Array(1024);
-  #lengths: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  /**
+   * The open-addressing table, four numbers per slot kept side by side so a lookup touches one
+   * cache line: the hash, the length and the arena offset of the user-agent, its entry's index + 1.
+   */
+  readonly #slots = new Int32Array(TABLE_SIZE * SLOT_WIDTH);
   #entries: Entry[] = [];
   #arena = Buffer.allocUnsafe(1 << 20);
   #arenaView: DataView = new DataView(this.#arena.buffer, this.#arena.byteOffset, this.#arena.byteLength);
@@ -209,14 +206,18 @@ export class CombinedByteReader {
     const view = this.#view;
     const hash = hashBytes(view, at, end);
     const mask = TABLE_SIZE - 1;
+    const slots = this.#slots;
     let slot = hash & mask;
     for (;;) {
-      const found = this.#slots[slot] as number;
+      const at4 = slot * SLOT_WIDTH;
+      const found = slots[at4 + 3] as number;
       if (found === 0) break;
-      const k = found - 1;
-      if (this.#hashes[k] === hash && this.#lengths[k] === length) {
-        if (sameBytes(this.#arenaView, this.#starts[k] as number, view, at, length))
-          return this.#entries[k] as Entry;
+      if (
+        slots[at4] === hash &&
+        slots[at4 + 1] === length &&
+        sameBytes(this.#arenaView, slots[at4 + 2] as number, view, at, length)
+      ) {
+        return this.#entries[found - 1] as Entry;
       }
       slot = (slot + 1) & mask;
     }
@@ -233,12 +234,6 @@ export class CombinedByteReader {
   }
 
   #store(slot: number, hash: number, b: Buffer, at: number, end: number, entry: Entry): void {
-    const k = this.#entries.length;
-    if (k === this.#hashes.length) {
-      this.#hashes = grow(this.#hashes);
-      this.#starts = grow(this.#starts);
-      this.#lengths = grow(this.#lengths);
-    }
     const length = end - at;
     if (this.#arenaUsed + length > this.#arena.length) {
       const bigger = Buffer.allocUnsafe(Math.max(this.#arena.length * 2, this.#arenaUsed + length));
@@ -247,12 +242,13 @@ export class CombinedByteReader {
       this.#arenaView = new DataView(bigger.buffer, bigger.byteOffset, bigger.byteLength);
     }
     b.copy(this.#arena, this.#arenaUsed, at, end);
-    this.#hashes[k] = hash;
-    this.#starts[k] = this.#arenaUsed;
-    this.#lengths[k] = length;
-    this.#arenaUsed += length;
     this.#entries.push(entry);
-    this.#slots[slot] = k + 1;
+    const at4 = slot * SLOT_WIDTH;
+    this.#slots[at4] = hash;
+    this.#slots[at4 + 1] = length;
+    this.#slots[at4 + 2] = this.#arenaUsed;
+    this.#slots[at4 + 3] = this.#entries.length;
+    this.#arenaUsed += length;
   }
 
   #forget(generation: number): void {

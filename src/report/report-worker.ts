@@ -30,7 +30,8 @@ function tallyFor(format: LogFormat): Tally {
   return tally;
 }
 
-const reply = (message: FromWorker) => port.postMessage(message);
+const reply = (message: FromWorker) =>
+  port.postMessage(message, message.type === "done" ? [message.buffer] : []);
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "finish") {
@@ -52,7 +53,7 @@ port.on("message", (message: ToWorker) => {
     const lines = reader.countChunk(bytes, (index, text) => {
       if (bad.length < BAD_SAMPLES) bad.push({ index, text: text.slice(0, SAMPLE_CHARS) });
     });
-    reply({ type: "done", seq: message.seq, lines, bad });
+    reply({ type: "done", seq: message.seq, lines, bad, buffer: message.bytes.buffer as ArrayBuffer });
     return;
   }
   const text = decoder.decode(message.bytes);
@@ -68,5 +69,5 @@ port.on("message", (message: ToWorker) => {
     index++;
     start = newline + 1;
   }
-  reply({ type: "done", seq: message.seq, lines: index, bad });
+  reply({ type: "done", seq: message.seq, lines: index, bad, buffer: message.bytes.buffer as ArrayBuffer });
 });

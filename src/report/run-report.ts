@@ -137,11 +137,12 @@ function firstLines(bytes: Uint8Array): string[] {
 async function* lineChunks(
   bytes: AsyncIterable<Buffer>,
   signal: AbortSignal | undefined,
+  pool: BufferPool,
 ): AsyncGenerator<Uint8Array> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const take = (through: number): Uint8Array => {
-    const out = new Uint8Array(through);
+    const out = pool.take(through);
     let at = 0;
     const keep: Buffer[] = [];
     for (const buffer of pending) {
@@ -186,6 +187,29 @@ async function* lineChunks(
     return;
   }
   if (pendingBytes > 0) yield take(pendingBytes);
+}
+
+/**
+ * The buffers chunks are sent in: each comes back from its worker once counted and is used again,
+ * so the read allocates a handful of buffers whatever the input's size.
+ */
+class BufferPool {
+  readonly #free: ArrayBuffer[] = [];
+
+  /** A view of `length` bytes on a free buffer (or a new one of at least two chunks). */
+  take(length: number): Uint8Array {
+    const index = this.#free.findIndex((buffer) => buffer.byteLength >= length);
+    const buffer =
+      index < 0
+        ? new ArrayBuffer(Math.max(length, 2 * CHUNK_BYTES))
+        : (this.#free.splice(index, 1)[0] as ArrayBuffer);
+    return new Uint8Array(buffer, 0, length);
+  }
+
+  /** A buffer back from a worker. */
+  give(buffer: ArrayBuffer): void {
+    this.#free.push(buffer);
+  }
 }
 
 /** A worker and the chunks it holds. */
@@ -246,6 +270,7 @@ export async function runReport(
           slot.inFlight--;
           lines += message.lines;
           chunkLines[message.seq] = message.lines;
+          pool.give(message.buffer);
           for (const bad of message.bad) samples.push({ seq: message.seq, bad });
           if (samples.length > BAD_SAMPLES) {
             samples.sort((a, b) => a.seq - b.seq || a.bad.index - b.bad.index);
@@ -287,6 +312,7 @@ export async function runReport(
     }
   };
 
+  const pool = new BufferPool();
   const formats: LogFormat[] = [];
   let seq = 0;
   try {
@@ -296,6 +322,7 @@ export async function runReport(
         const chunks = lineChunks(
           bytesOf(input, (n) => (bytes += n), run.signal),
           run.signal,
+          pool,
         );
         for await (const chunk of chunks) {
           if (format === undefined)

@@ -39,6 +39,8 @@ export interface ChunkDoneMessage {
   /** Lines in the chunk, empty ones included (for line numbers). */
   readonly lines: number;
   readonly bad: readonly ChunkBadLine[];
+  /** The chunk's buffer, given back (transferred) to be filled again. */
+  readonly buffer: ArrayBuffer;
 }
 
 /** From a worker: its counts, after {@link FinishMessage}. */
