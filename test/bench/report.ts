@@ -69,7 +69,7 @@ function report(
       "/usr/bin/time",
       [
         "-f",
-        "%M",
+        "%M %U %S",
         process.execPath,
         join(ROOT, "dist/cli/main.js"),
         "report",
@@ -88,8 +88,14 @@ function report(
     child.on("close", (code) => {
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) return reject(new Error(`hd3 report exited ${code}: ${stderr}`));
-      const [kb, user, system] = (stderr.trim().split("\n").at(-1) ?? "").split(" ").map(Number);
-      resolve({ rate: LINES / seconds, cpuSeconds: (user ?? 0) + (system ?? 0), rssBytes: (kb ?? 0) * 1024 });
+      const [kb = Number.NaN, user = Number.NaN, system = Number.NaN] = (
+        stderr.trim().split("\n").at(-1) ?? ""
+      )
+        .split(" ")
+        .map(Number);
+      if (![kb, user, system].every(Number.isFinite))
+        return reject(new Error(`cannot read /usr/bin/time: ${stderr}`));
+      resolve({ rate: LINES / seconds, cpuSeconds: user + system, rssBytes: kb * 1024 });
     });
   });
 }
