@@ -48,6 +48,10 @@ describe("LineProgress", () => {
   });
 
   it("formats durations as m:ss and h:mm:ss", () => {
-    expect([formatDuration(6), formatDuration(125), formatDuration(3725)]).toEqual(["0:06", "2:05", "1:02:05"]);
+    expect([formatDuration(6), formatDuration(125), formatDuration(3725)]).toEqual([
+      "0:06",
+      "2:05",
+      "1:02:05",
+    ]);
   });
 });
