@@ -3,7 +3,6 @@
 import type { BotCategory } from "../rules/rule.js";
 import { BUCKET_WIDTHS_MS, type Counts } from "./counts.js";
 import type { LogFormat } from "./log-formats.js";
-import { CRAWLER_CLASS } from "./tally.js";
 
 /** Version of the {@link ReportResult} shape; a change that is not an addition raises it. */
 export const REPORT_VERSION = 1;
@@ -349,6 +348,3 @@ export function buildResult(counts: Counts, context: ResultContext): ReportResul
     },
   };
 }
-
-/** Crawler requests go under this class in {@link ReportResult.classes}. */
-export { CRAWLER_CLASS };

@@ -48,6 +48,7 @@ interface DeviceSlot {
 export const MAX_MEMO_ENTRIES = 50_000;
 
 const UNKNOWN_CLASS = "Unknown";
+/** The class crawlers' requests are counted under in `ReportResult.classes`. */
 export const CRAWLER_CLASS = "Crawler";
 
 /**
