@@ -105,6 +105,22 @@ describe("runReport", () => {
     ]);
   });
 
+  it("reads a line longer than a chunk, and a last line without its newline", async () => {
+    const long = "x".repeat(3 * 1024 * 1024);
+    const content = `${LINES[0]}\n${long}\n${LINES[1]}`;
+    const fromFile = await runReport([fileInput("long.log", content)], { options, data: DATA, workers: 1 });
+    const stream: ReportInput = {
+      name: "-",
+      open: () => Readable.from([Buffer.from(content)]),
+      size: undefined,
+    };
+    const fromStream = await runReport([stream], { options, data: DATA, workers: 1 });
+    for (const result of [fromFile, fromStream]) {
+      expect(result.input).toMatchObject({ lines: 3, requests: 2, badLines: 1 });
+      expect(result.input.badSamples[0]).toMatchObject({ line: 2, text: "x".repeat(500) });
+    }
+  });
+
   it("says when gzip is broken, naming the input", async () => {
     const broken = gzipSync(TEXT).subarray(0, 5000);
     await expect(

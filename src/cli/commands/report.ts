@@ -59,7 +59,12 @@ async function inputsOf(context: CommandContext): Promise<ReportInput[]> {
       throw new UsageError(`${name} ${why}.`, context.command);
     }
     if (!info.isFile()) throw new UsageError(`${name} is not a file.`, context.command);
-    inputs.push({ name, open: () => createReadStream(path, { highWaterMark: 1 << 20 }), size: info.size });
+    inputs.push({
+      name,
+      path,
+      open: () => createReadStream(path, { highWaterMark: 1 << 20 }),
+      size: info.size,
+    });
   }
   return inputs;
 }
