@@ -12,6 +12,8 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   /** Progress, notes and error messages. */
   stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** What `-` reads (`hd3 report -`). Default `process.stdin`. */
+  stdin?: NodeJS.ReadableStream;
   /** Environment variables (`HD_USERNAME`, `HD_SECRET`, `HD_SITE_ID`, `HD_DATA_DIR`, ...). */
   env: Readonly<Record<string, string | undefined>>;
   /** Working directory, for relative paths. */

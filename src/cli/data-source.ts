@@ -210,6 +210,36 @@ async function checkedDataDir(
   return { dir, hasData: true };
 }
 
+/** The specs and trees files a command reads, and how to name them. */
+export interface LocalDataFiles {
+  readonly specsPath: string;
+  readonly treesPath: string;
+  /** `sample`, or the data directory. */
+  readonly label: string;
+}
+
+/**
+ * The local data for a command that needs files rather than answers (`hd3 report`): the synced
+ * data in `--data-dir` / `HD_DATA_DIR` (which must hold it) or in the default data directory,
+ * else the sample database, with a note on stderr saying which.
+ */
+export async function localDataFiles(context: CommandContext): Promise<LocalDataFiles> {
+  const { dir, hasData } = await checkedDataDir(context, "local");
+  if (hasData) {
+    note(context, `using local data in ${dir}`);
+    const { currentPair } = await import("../store/data-layout.js");
+    const pair = await currentPair(dir);
+    return { specsPath: pair.specsFile, treesPath: pair.treesFile, label: dir };
+  }
+  note(
+    context,
+    "using the SAMPLE database (about 60 devices): most devices will show as generic or unknown. For the real one: a licence with downloads, `hd3 sync`, then --data-dir.",
+  );
+  const { sampleDataFiles } = await import("../engine/sample-engine.js");
+  const { specsPath, treesPath } = sampleDataFiles();
+  return { specsPath, treesPath, label: "sample" };
+}
+
 /**
  * Opens the source `--source` names. `auto` (the default) takes synced data from the data
  * directory when present, else the cloud when credentials are set, else the sample database.

@@ -29,6 +29,7 @@ export const EXIT_CODE_TABLE = {
     code: 5,
     help: "not found (no device for these headers; no such vendor, model or property)",
   },
+  interrupted: { code: 130, help: "interrupted by Ctrl-C (hd3 report: after printing what was counted)" },
 } as const;
 
 /** Exit codes of `hd3` by name, from {@link EXIT_CODE_TABLE}. */

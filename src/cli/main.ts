@@ -7,6 +7,7 @@ import { quietWhenReaderGoes } from "./std-streams.js";
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: quietWhenReaderGoes(process.stdout),
   stderr: quietWhenReaderGoes(process.stderr),
+  stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
 });

@@ -1,5 +1,6 @@
 // One detection as the middleware makes it, without a memo: for `hd3 detect`, `hd3 serve` and anyone holding a detector.
 
+import type { LocalEngine } from "../engine/local-engine.js";
 import { DEFAULT_SCRIPT_COOKIE } from "../middleware/device-script.js";
 import {
   applyRules,
@@ -9,6 +10,7 @@ import {
   type RulesResult,
 } from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply } from "../types.js";
+import { foundSpecificDevice } from "./bots.js";
 import { checkReply, type DecidedBy } from "./device.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
 import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
@@ -80,10 +82,29 @@ function decidedBy(
   return input.decidedBy;
 }
 
+/** The reply of one detection on `detector`, completed from the evidence: what both entry points below answer. */
+function completed(
+  detector: Detector,
+  evidence: Evidence,
+  input: DetectionInput,
+  raw: unknown,
+): DetectWithEvidenceReply {
+  const specificDevice = (): boolean => foundSpecificDevice(checkReply(raw), detector, input.headers);
+  const done = completeReply(raw, evidence, input, catalogOf(detector), specificDevice);
+  return {
+    ...done.reply,
+    decidedBy: done.decidedBy,
+    decisions: done.decisions,
+    ...(done.candidates === undefined ? {} : { candidates: done.candidates }),
+    ...(done.bot === undefined ? {} : { bot: done.bot }),
+  };
+}
+
 /**
  * Detects one request's headers as the middleware would, with no memo: the client hints complete
- * a frozen user-agent, the page script's cookie (`hd_screen`) tells an iPad from a Mac, the
- * detector answers, and the reply is completed from the evidence. Throws what the detector throws.
+ * a frozen user-agent, the page script's cookie (`hd_screen`) tells an iPad or an iPhone from a
+ * Mac, the detector answers, and the rules above the database complete the reply and name the
+ * crawler. Throws what the detector throws.
  *
  * @example
  * const reply = await detectWithEvidence(sampleEngine(), {
@@ -99,18 +120,18 @@ export async function detectWithEvidence(
 ): Promise<DetectWithEvidenceReply> {
   const evidence = readEvidence(nodeHeaders(headers));
   const input = detectionInput(evidence);
-  const raw = await detector.detect(input.headers, params);
-  const { reply, decidedBy, decisions, candidates, bot } = completeReply(
-    raw,
-    evidence,
-    input,
-    catalogOf(detector),
-  );
-  return {
-    ...reply,
-    decidedBy,
-    decisions,
-    ...(candidates === undefined ? {} : { candidates }),
-    ...(bot === undefined ? {} : { bot }),
-  };
+  return completed(detector, evidence, input, await detector.detect(input.headers, params));
+}
+
+/**
+ * {@link detectWithEvidence} on a local engine, answered synchronously: for batch work over many
+ * requests (`hd3 report`).
+ */
+export function detectLocallyWithEvidence(
+  engine: LocalEngine,
+  headers: RequestHeaders,
+): DetectWithEvidenceReply {
+  const evidence = readEvidence(nodeHeaders(headers));
+  const input = detectionInput(evidence);
+  return completed(engine, evidence, input, engine.detect(input.headers));
 }

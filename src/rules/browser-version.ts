@@ -40,7 +40,8 @@ const BROWSER_TOKENS: readonly BrowserToken[] = [
   { name: /^Facebook/i, token: new RegExp(`FBAV/${V}`) },
   { name: /^Instagram/i, token: new RegExp(`Instagram ${V}`) },
   { name: /^Brave/i, token: new RegExp(`Brave/${V}|Chrome/${V}`), brand: "Brave" },
-  { name: /^(?:Android )?WebView|Chrome WebView/i, token: new RegExp(`\\bChrome/${V}|Version/${V}`) },
+  // A WebView's version is its Chrome's: `Version/4.0` stands before it in every WebView user-agent.
+  { name: /^(?:Android )?WebView|Chrome WebView/i, token: new RegExp(`\\bChrome/${V}`) },
   {
     name: /^Chrom(?:e|ium)/i,
     token: new RegExp(`\\b(?:Chrome|CriOS|Chromium|HeadlessChrome)/${V}`),

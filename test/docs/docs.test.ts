@@ -10,6 +10,7 @@ import { KNOWN_OPTIONS as CLIENT_OPTIONS } from "../../src/client/options.js";
 import { KNOWN_OPTIONS as MIDDLEWARE_OPTIONS } from "../../src/core/options.js";
 import { KNOWN_OPTIONS as ENGINE_OPTIONS } from "../../src/engine/engine-options.js";
 import { KNOWN_REDIRECT_OPTIONS } from "../../src/middleware/adaptive.js";
+import { KNOWN_OPTIONS as REPORT_OPTIONS } from "../../src/report/report-options.js";
 import { KNOWN_OPTIONS as API_SERVER_OPTIONS } from "../../src/server/api-server.js";
 import { KNOWN_OPTIONS as DATA_STORE_OPTIONS } from "../../src/store/data-store.js";
 import { KNOWN_OPTIONS as REFRESHER_OPTIONS } from "../../src/store/refresher.js";
@@ -88,6 +89,7 @@ const OPTIONS: Record<string, readonly string[]> = {
   MemoryStoreOptions: Object.keys(MEMORY_STORE_OPTIONS),
   ApiServerOptions: Object.keys(API_SERVER_OPTIONS),
   MobileRedirectOptions: Object.keys(KNOWN_REDIRECT_OPTIONS),
+  ReportOptions: Object.keys(REPORT_OPTIONS),
 };
 
 describe("option tables", () => {

@@ -373,6 +373,14 @@ describe("examples/", () => {
     expect(result.stdout).toContain("status: 301, message: 'Nothing found'");
   });
 
+  exampleTest("report.js", "reports the device mix of a few lines, bad one included", async () => {
+    const result = await runExample("report.js");
+    expect(unexpectedStderr(result.stderr)).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("2 1\nCrawler 50 %, Mobile 50 %\n");
+    expect(result.stdout).toContain("Vendor,Requests,Share\r\nApple,1,1.000000\n");
+  });
+
   exampleTest("data-store.js", "syncs into an empty directory, then loads what is there", async () => {
     await withApiServer(async (server, env) => {
       const dir = await emptyDir("store");

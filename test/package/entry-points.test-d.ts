@@ -1,9 +1,10 @@
-// Type tests: what each entry point exports, typed (the root ".", "/server", "/redis", "/data").
+// Type tests: what each entry point exports, typed (the root ".", "/server", "/redis", "/data", "/report").
 
 import { describe, expectTypeOf, it } from "vitest";
 import type * as redis from "../../src/cache/index.js";
 import type * as root from "../../src/index.js";
 import type * as prometheus from "../../src/prometheus/index.js";
+import type * as report from "../../src/report/index.js";
 import type * as server from "../../src/server/index.js";
 import type * as data from "../../src/store/index.js";
 import type * as testing from "../../src/testing/index.js";
@@ -52,5 +53,14 @@ describe("entry points", () => {
     expectTypeOf<
       ReturnType<prometheus.DeviceMetricsSource["metrics"]>
     >().toEqualTypeOf<root.HandsetDetectionMetrics>();
+  });
+
+  it("/report makes a report from lines and renders it", () => {
+    expectTypeOf<typeof report.createReport>().parameter(0).toEqualTypeOf<report.ReportOptions | undefined>();
+    expectTypeOf<
+      ReturnType<typeof report.createReport>["result"]
+    >().returns.toEqualTypeOf<report.ReportResult>();
+    expectTypeOf<typeof report.renderReportHtml>().parameter(0).toEqualTypeOf<report.ReportResult>();
+    expectTypeOf<typeof root>().not.toHaveProperty("createReport");
   });
 });

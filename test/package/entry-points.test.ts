@@ -15,6 +15,7 @@ const ENTRY_POINTS: Record<string, string> = {
   "./data": "store",
   "./testing": "testing",
   "./prometheus": "prometheus",
+  "./report": "report",
 };
 
 /** A static `import`/`export ... from` of a relative module in emitted JavaScript (not `import()`). */

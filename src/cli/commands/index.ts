@@ -137,6 +137,80 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     examples: ["hd3 whathas general_type Console", "hd3 whathas network 5G"],
     load: () => import("./whathas.js"),
   },
+  report: {
+    summary: "Report the device mix of a site from its access logs (HTML, JSON, CSV).",
+    args: "<file|-> [<file>...]",
+    minArgs: 1,
+    maxArgs: Number.POSITIVE_INFINITY,
+    flags: {
+      html: {
+        type: "string",
+        placeholder: "<file>",
+        description: "Write the report as one self-contained HTML page.",
+      },
+      json: {
+        type: "string",
+        placeholder: "<file|->",
+        description:
+          "Write the report as JSON (the versioned shape of docs/report.md); - prints it on stdout.",
+      },
+      csv: {
+        type: "string",
+        placeholder: "<dir>",
+        description: "Write one CSV file per table into this folder.",
+      },
+      format: {
+        type: "string",
+        placeholder: "combined|common|json",
+        description: "The logs' format. Default: told from each input's first lines.",
+      },
+      "user-agent-field": {
+        type: "string",
+        placeholder: "<name>",
+        description:
+          "Field of JSON lines holding the user-agent, a dotted path (req.headers.user-agent). Default: the usual ones.",
+      },
+      since: {
+        type: "string",
+        placeholder: "<time>",
+        description: "Count requests from this time on (2026-11-01 or 2026-11-01T08:00:00Z).",
+      },
+      until: { type: "string", placeholder: "<time>", description: "Count requests before this time." },
+      path: {
+        type: "string",
+        placeholder: "<prefix>",
+        description: "Count only requests whose path starts with this.",
+      },
+      "exclude-bots": { type: "boolean", description: "Leave crawlers' requests out of every section." },
+      workers: {
+        type: "string",
+        placeholder: "<n>",
+        description: "Worker threads that count lines. Default: one per core.",
+      },
+      "data-dir": {
+        type: "string",
+        placeholder: "<dir>",
+        env: "HD_DATA_DIR",
+        description:
+          "Synced data to detect with (hd3 sync --data-dir <dir>). Default: the data directory, else the SAMPLE database.",
+      },
+      quiet: { type: "boolean", short: "q", description: "No progress and no notes on stderr." },
+      ...HELP_FLAGS,
+    },
+    details: [
+      "Reads nginx/Apache combined or common logs, or JSON lines (nginx escape=json, Caddy, pino-http,",
+      "morgan-style); .gz files and gzip on stdin are unpacked. Lines that do not parse are counted and",
+      "sampled. Prints a summary on stdout; a progress line on stderr when it is a terminal. Ctrl-C stops",
+      "reading and reports what was counted so far (exit code 130).",
+    ],
+    examples: [
+      "hd3 report /var/log/nginx/access.log --html report.html",
+      "hd3 report access.log.1.gz access.log --data-dir ./hd-data --html report.html --json report.json --csv report-csv",
+      "zcat access.log.*.gz | hd3 report - --exclude-bots --since 2026-11-01 --json -",
+      "hd3 report app.log --format json --user-agent-field req.headers.user-agent --path /shop/",
+    ],
+    load: () => import("./report.js"),
+  },
   serve: {
     summary: "Serve the API v3 from local data: a self-hosted server for any v3 client.",
     args: "",

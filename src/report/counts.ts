@@ -1,0 +1,192 @@
+// The report's counters: plain maps and numbers that workers fill, send (structured clone) and the caller merges.
+
+/** Requests and distinct devices of one period. */
+export interface PeriodCounts {
+  requests: number;
+  /** Distinct devices (`vendor\tmodel`) of the visitors seen in the period. */
+  devices: Set<string>;
+}
+
+/** Time buckets: one hour, then one day, one week, four weeks, as a log's span grows. */
+export const BUCKET_WIDTHS_MS = [3_600_000, 86_400_000, 604_800_000, 2_419_200_000] as const;
+/** Most buckets kept before they are merged into the next width: memory stays bounded whatever the span. */
+export const MAX_BUCKETS = 400;
+
+/** Everything a report counts. Keys joining two names use a tab (`vendor\tmodel`). */
+export interface Counts {
+  /** Non-empty lines read. */
+  lines: number;
+  /** Lines that did not parse. */
+  badLines: number;
+  /** Lines that parsed but that `since`, `until`, `pathPrefix` or `excludeBots` left out. */
+  filtered: number;
+  /** Requests counted. */
+  requests: number;
+  /** Requests counted whose line has no time. */
+  untimed: number;
+  /** First and last time seen, in ms since the epoch (NaN when none). */
+  firstMs: number;
+  lastMs: number;
+  /** Width of a time bucket, one of {@link BUCKET_WIDTHS_MS}. */
+  bucketMs: number;
+  /** Buckets by start time / `bucketMs`. */
+  periods: Map<number, PeriodCounts>;
+  /** Requests by device class; crawlers under `Crawler`. */
+  classes: Map<string, number>;
+  /** Visitor requests (crawlers left out) by vendor, model (`vendor\tmodel`), platform, ... */
+  vendors: Map<string, number>;
+  models: Map<string, number>;
+  platforms: Map<string, number>;
+  platformVersions: Map<string, number>;
+  browsers: Map<string, number>;
+  browserVersions: Map<string, number>;
+  /** Visitor requests by class, then by CSS width in pixels (0: unknown). */
+  widths: Map<string, Map<number, number>>;
+  /** Crawler requests by `name\tcategory`. */
+  crawlers: Map<string, number>;
+  crawlerRequests: number;
+  /** Visitor requests no device matched, and their most frequent user-agents. */
+  unknownRequests: number;
+  unknownAgents: Map<string, number>;
+  /** Visitor requests carrying any client hint, the model hint, the page script's cookie. */
+  visitorRequests: number;
+  withHints: number;
+  withModelHint: number;
+  withScript: number;
+  /** Visitor requests by what decided their device. */
+  decidedBy: Map<string, number>;
+}
+
+/** Counters at zero. */
+export function emptyCounts(): Counts {
+  return {
+    lines: 0,
+    badLines: 0,
+    filtered: 0,
+    requests: 0,
+    untimed: 0,
+    firstMs: Number.NaN,
+    lastMs: Number.NaN,
+    bucketMs: BUCKET_WIDTHS_MS[0],
+    periods: new Map(),
+    classes: new Map(),
+    vendors: new Map(),
+    models: new Map(),
+    platforms: new Map(),
+    platformVersions: new Map(),
+    browsers: new Map(),
+    browserVersions: new Map(),
+    widths: new Map(),
+    crawlers: new Map(),
+    crawlerRequests: 0,
+    unknownRequests: 0,
+    unknownAgents: new Map(),
+    visitorRequests: 0,
+    withHints: 0,
+    withModelHint: 0,
+    withScript: 0,
+    decidedBy: new Map(),
+  };
+}
+
+/** Adds `n` to `key` of a map. */
+export function bump<K>(map: Map<K, number>, key: K, n: number): void {
+  map.set(key, (map.get(key) ?? 0) + n);
+}
+
+/** Most distinct unknown user-agents kept; past it, the least frequent half is dropped. */
+export const MAX_UNKNOWN_AGENTS = 20_000;
+
+/** Counts an unknown user-agent, keeping the map bounded: its top entries stay, the rarest go. */
+export function bumpUnknownAgent(map: Map<string, number>, userAgent: string, n: number): void {
+  bump(map, userAgent, n);
+  if (map.size <= MAX_UNKNOWN_AGENTS) return;
+  const kept = [...map].sort((a, b) => b[1] - a[1]).slice(0, MAX_UNKNOWN_AGENTS / 2);
+  map.clear();
+  for (const [key, value] of kept) map.set(key, value);
+}
+
+/** Re-buckets `counts.periods` to a wider `bucketMs`. */
+export function widenPeriods(counts: Counts, bucketMs: number): void {
+  if (bucketMs <= counts.bucketMs) return;
+  const wider = new Map<number, PeriodCounts>();
+  for (const [index, period] of counts.periods) {
+    const at = Math.floor((index * counts.bucketMs) / bucketMs);
+    const target = wider.get(at);
+    if (target === undefined) wider.set(at, { requests: period.requests, devices: new Set(period.devices) });
+    else {
+      target.requests += period.requests;
+      for (const device of period.devices) target.devices.add(device);
+    }
+  }
+  counts.periods = wider;
+  counts.bucketMs = bucketMs;
+}
+
+/** The next bucket width that keeps the periods within {@link MAX_BUCKETS}, applied. */
+export function boundPeriods(counts: Counts): void {
+  while (counts.periods.size > MAX_BUCKETS) {
+    const next = BUCKET_WIDTHS_MS.find((width) => width > counts.bucketMs);
+    widenPeriods(counts, next ?? counts.bucketMs * 2);
+  }
+}
+
+function addMap<K>(into: Map<K, number>, from: ReadonlyMap<K, number>): void {
+  for (const [key, n] of from) bump(into, key, n);
+}
+
+const minOf = (a: number, b: number) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b));
+const maxOf = (a: number, b: number) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
+
+/** Adds `from` into `into` (the counts of two workers, or of two files). */
+export function mergeCounts(into: Counts, from: Counts): void {
+  into.lines += from.lines;
+  into.badLines += from.badLines;
+  into.filtered += from.filtered;
+  into.requests += from.requests;
+  into.untimed += from.untimed;
+  into.firstMs = minOf(into.firstMs, from.firstMs);
+  into.lastMs = maxOf(into.lastMs, from.lastMs);
+  const width = Math.max(into.bucketMs, from.bucketMs);
+  widenPeriods(into, width);
+  const other = { ...from, periods: new Map(from.periods) };
+  widenPeriods(other, width);
+  for (const [index, period] of other.periods) {
+    const target = into.periods.get(index);
+    if (target === undefined)
+      into.periods.set(index, { requests: period.requests, devices: new Set(period.devices) });
+    else {
+      target.requests += period.requests;
+      for (const device of period.devices) target.devices.add(device);
+    }
+  }
+  boundPeriods(into);
+  for (const name of [
+    "classes",
+    "vendors",
+    "models",
+    "platforms",
+    "platformVersions",
+    "browsers",
+    "browserVersions",
+    "crawlers",
+    "decidedBy",
+  ] as const) {
+    addMap(into[name], from[name]);
+  }
+  for (const [cls, widths] of from.widths) {
+    let target = into.widths.get(cls);
+    if (target === undefined) {
+      target = new Map();
+      into.widths.set(cls, target);
+    }
+    addMap(target, widths);
+  }
+  for (const [agent, n] of from.unknownAgents) bumpUnknownAgent(into.unknownAgents, agent, n);
+  into.crawlerRequests += from.crawlerRequests;
+  into.unknownRequests += from.unknownRequests;
+  into.visitorRequests += from.visitorRequests;
+  into.withHints += from.withHints;
+  into.withModelHint += from.withModelHint;
+  into.withScript += from.withScript;
+}
