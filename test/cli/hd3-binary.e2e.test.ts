@@ -28,7 +28,7 @@ describe("the hd3 binary", () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
       bin?: Record<string, string>;
     };
-    expect(pkg.bin).toEqual({ hd3: "dist/cli/main.js" });
+    expect(pkg.bin).toEqual({ hd3: "dist/cli/main.js", "express-handset-detection": "dist/cli/main.js" });
     expect(readFileSync(built.bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
   });
 
