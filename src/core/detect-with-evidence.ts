@@ -1,7 +1,6 @@
 // One detection as the middleware makes it, without a memo: for `hd3 detect`, `hd3 serve` and anyone holding a detector.
 
 import type { LocalEngine } from "../engine/local-engine.js";
-import { DEFAULT_SCRIPT_COOKIE } from "../middleware/device-script.js";
 import {
   applyRules,
   type BotInfo,
@@ -13,6 +12,7 @@ import type { Detector, DetectParams, DetectReply } from "../types.js";
 import { foundSpecificDevice } from "./bots.js";
 import { checkReply, type DecidedBy } from "./device.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
+import { DEFAULT_SCRIPT_COOKIE } from "./page-script-cookie.js";
 import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
 
 /** A detect reply with what the request's evidence decided in it. */

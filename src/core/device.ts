@@ -1,7 +1,6 @@
 // The `req.device` object: its type, and how it is built from a detect reply or a failure.
 
 import { HdProtocolError } from "../errors.js";
-import type { DeviceScreen } from "../middleware/device-script.js";
 import type { BotInfo, RuleDecision } from "../rules/index.js";
 import {
   DEVICE_LIST_FIELDS,
@@ -13,6 +12,7 @@ import {
   type ProductInfo,
 } from "../types.js";
 import type { DeviceClassName } from "./device-classes.js";
+import type { DeviceScreen } from "./page-script-cookie.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";

@@ -1,14 +1,6 @@
 // One pass over a request's headers: the detector's headers, the memo key and `Vary`, as one immutable value.
 
 import type { IncomingHttpHeaders } from "node:http";
-import {
-  appleTouchDeviceOf,
-  type DeviceScreen,
-  iPadUserAgent,
-  iPhoneUserAgent,
-  isMacSafari,
-  readScriptCookie,
-} from "../middleware/device-script.js";
 import type { DetectionHeaders } from "../types.js";
 import { preferredLanguage } from "./accept-language.js";
 import {
@@ -22,6 +14,14 @@ import {
 } from "./client-hints.js";
 import type { DecidedBy } from "./device.js";
 import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf } from "./evidence-table.js";
+import {
+  appleTouchDeviceOf,
+  type DeviceScreen,
+  iPadUserAgent,
+  iPhoneUserAgent,
+  isMacSafari,
+  readScriptCookie,
+} from "./page-script-cookie.js";
 
 /**
  * The memo key's format. It starts every key, so instances of a fleet that share a Redis store

@@ -3,8 +3,8 @@
 import { prepareCrawlerTest } from "../core/bots.js";
 import { detectLocallyWithEvidence } from "../core/detect-with-evidence.js";
 import type { DecidedBy } from "../core/device.js";
+import { DEFAULT_SCRIPT_COOKIE, type DeviceScreen, readScriptCookie } from "../core/page-script-cookie.js";
 import type { LocalEngine } from "../engine/local-engine.js";
-import { DEFAULT_SCRIPT_COOKIE, type DeviceScreen, readScriptCookie } from "../middleware/device-script.js";
 import type { BotInfo } from "../rules/rule.js";
 
 /** What decided a report device: the user-agent as logged, its client hints, or the page script's cookie. */

@@ -1,7 +1,7 @@
 // The contract of a rule above the database: what a request reveals that the detector's reply cannot.
 
 import type { ClientHints } from "../core/client-hints.js";
-import type { DeviceScreen } from "../middleware/device-script.js";
+import type { DeviceScreen } from "../core/page-script-cookie.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
 
 /** What one request shows, read once by the evidence pipeline; rules read it, never the raw request. */
