@@ -4,16 +4,11 @@ import { HdClient } from "../client/index.js";
 import { HdOptionError } from "../errors.js";
 import { hasPairSync, SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-layout.js";
 import type { Detector } from "../types.js";
-import { type DirEngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
-import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
+import { type DirEngineHandle, type EngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
 
-/** A local engine that may still be loading. */
-export interface EngineHandle {
-  /** The engine once loaded, else `undefined`. */
-  current(): Detector | undefined;
-  /** Resolves with the engine once loaded; rejects with the load error. */
-  ready(): Promise<Detector>;
-}
+export type { EngineHandle } from "./dir-engine.js";
+
+import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
 
 /** A handle on an engine that is already loaded. */
 export function loadedEngine(engine: Detector): EngineHandle {

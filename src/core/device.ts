@@ -1,7 +1,7 @@
 // The `req.device` object: its type, and how it is built from a detect reply or a failure.
 
 import { HdProtocolError } from "../errors.js";
-import type { BotInfo, RuleDecision } from "../rules/index.js";
+import type { BotInfo, RuleDecision } from "../rules/rule.js";
 import {
   DEVICE_LIST_FIELDS,
   DEVICE_STRING_FIELDS,

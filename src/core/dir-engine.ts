@@ -9,7 +9,6 @@ import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";
 import { DataStore } from "../store/data-store.js";
 import type { Detector } from "../types.js";
-import type { EngineHandle } from "./detectors.js";
 import { errorCode } from "./metrics.js";
 
 /** How long a failed engine load is remembered before a request triggers another attempt. */
@@ -31,6 +30,14 @@ export interface DataReloadStats {
   readonly failed: number;
   /** The last refusal: the error's code and message, and when (ISO 8601). */
   readonly lastError: { readonly code: string; readonly message: string; readonly at: string } | undefined;
+}
+
+/** A local engine that may still be loading. */
+export interface EngineHandle {
+  /** The engine once loaded, else `undefined`. */
+  current(): Detector | undefined;
+  /** Resolves with the engine once loaded; rejects with the load error. */
+  ready(): Promise<Detector>;
 }
 
 /** The engine of a cache directory, which follows the directory's syncs. */

@@ -7,17 +7,19 @@ import { browserVersion } from "./browser-version.js";
 import { deviceClass } from "./device-class.js";
 import { frozenOsVersion } from "./frozen-os-version.js";
 import { decidedSpecificDevice } from "./reply-facts.js";
-import type { BotInfo, Rule, RuleCatalog, RuleEvidence } from "./rule.js";
+import type { BotInfo, Rule, RuleCatalog, RuleDecision, RuleEvidence } from "./rule.js";
 import { screenModel } from "./screen-model.js";
 import { unknownModel } from "./unknown-model.js";
 
-export type { BotCategory, BotInfo, Rule, RuleCatalog, RuleChange, RuleEvidence } from "./rule.js";
-
-/** One rule that changed the reply, and the fields it set (`class` for the device class). */
-export interface RuleDecision {
-  readonly rule: string;
-  readonly fields: readonly string[];
-}
+export type {
+  BotCategory,
+  BotInfo,
+  Rule,
+  RuleCatalog,
+  RuleChange,
+  RuleDecision,
+  RuleEvidence,
+} from "./rule.js";
 
 /** What {@link applyRules} answers. */
 export interface RulesResult {

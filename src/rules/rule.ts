@@ -68,3 +68,9 @@ export interface Rule {
   readonly refinesFamilyRecord?: boolean;
   apply(reply: DetectReply, evidence: RuleEvidence, catalog: RuleCatalog | undefined): RuleChange | undefined;
 }
+
+/** One rule that changed the reply, and the fields it set (`class` for the device class). */
+export interface RuleDecision {
+  readonly rule: string;
+  readonly fields: readonly string[];
+}
