@@ -45,24 +45,27 @@ export interface CompletedReply extends RulesResult {
  * A detector's reply checked and completed by what the evidence tells and the database cannot
  * (the rules of `src/rules/`), with the crawler the request comes from: the same step for the
  * middleware, `createDeviceDetector`, `hd3 detect` and `hd3 serve`. `catalog` is the local
- * engine's database, when there is one (the model from the screen needs it);
- * `specificDevice` tells whether the engine found a specific device by its own evidence.
+ * engine's database, when there is one (the model from the screen needs it); `answeredBy` is
+ * the detector that answered, asked whether it found a specific device by its own evidence.
  */
 export function completeReply(
   raw: unknown,
   evidence: Evidence,
   input: DetectionInput,
   catalog?: RuleCatalog,
-  specificDevice?: () => boolean,
+  answeredBy?: Detector,
 ): CompletedReply {
+  const reply = checkReply(raw);
   const rules: RuleEvidence = {
     userAgent: evidence.userAgent,
     headers: input.headers,
     hints: input.hints,
     screen: evidence.screen,
-    ...(specificDevice === undefined ? {} : { specificDevice }),
+    ...(answeredBy === undefined
+      ? {}
+      : { specificDevice: () => foundSpecificDevice(reply, answeredBy, input.headers) }),
   };
-  const result = applyRules(checkReply(raw), rules, catalog);
+  const result = applyRules(reply, rules, catalog);
   return { ...result, decidedBy: decidedBy(input, evidence, result.decisions) };
 }
 
@@ -89,8 +92,7 @@ function completed(
   input: DetectionInput,
   raw: unknown,
 ): DetectWithEvidenceReply {
-  const specificDevice = (): boolean => foundSpecificDevice(checkReply(raw), detector, input.headers);
-  const done = completeReply(raw, evidence, input, catalogOf(detector), specificDevice);
+  const done = completeReply(raw, evidence, input, catalogOf(detector), detector);
   return {
     ...done.reply,
     decidedBy: done.decidedBy,

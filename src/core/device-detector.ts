@@ -14,13 +14,12 @@ import {
 import { warnOnce } from "../logger.js";
 import type { BotInfo } from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply, GeoIp } from "../types.js";
-import { foundSpecificDevice, identifyBot, prepareCrawlerTest } from "./bots.js";
+import { identifyBot, prepareCrawlerTest } from "./bots.js";
 import { guardCloud } from "./cloud-guards.js";
 import { catalogOf, completeReply } from "./detect-with-evidence.js";
 import { chooseDetectors } from "./detectors.js";
 import {
   buildDevice,
-  checkReply,
   type Device,
   type DevicePart,
   type DeviceSource,
@@ -311,8 +310,8 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
   ): Promise<Device> => {
     const budget = new AbortController();
     const geoIp = geoip && ip ? ip : undefined;
-    // What the fallback can use once the memo was read: its (maybe stale) entries.
-    let known: Miss = { evidence, geoIp, client: ip ?? "", seen: NOTHING_SEEN, budget };
+    // What the fallback can use once the memo was read: its (maybe stale) entries and the detection input.
+    let known: Miss | DetectingMiss = { evidence, geoIp, client: ip ?? "", seen: NOTHING_SEEN, budget };
     const work = (async (): Promise<Device> => {
       const read = await reading;
       const seen: Seen = { device: current(read.device), geo: read.geo };
@@ -321,8 +320,8 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
         return buildDevice(seen.device.value, "memo", seen.geo?.value.geoip);
       }
       if (memo !== undefined) metrics.memoMisses++;
-      known = { ...known, seen };
-      const miss: DetectingMiss = { ...known, input: detectionInput(evidence) };
+      const miss: DetectingMiss = { ...known, seen, input: detectionInput(evidence) };
+      known = miss;
       return mode === "local" ? detectLocal(miss) : detectCloud(miss);
     })();
     return new Promise<Device>((settle) => {
@@ -351,11 +350,11 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
 
   /**
    * A reply as `req.device` gets it: checked, completed by the rules above the database (with the
-   * local engine's records when there is one), the crawler named. `specificDevice`: whether the
-   * local engine found a specific device by its own evidence.
+   * local engine's records when there is one), the crawler named. `local`: the engine that
+   * answered, when it did (it tells whether it found a specific device by its own evidence).
    */
-  const normalise = (raw: unknown, miss: DetectingMiss, specificDevice?: () => boolean): DevicePart => {
-    const done = completeReply(raw, miss.evidence, miss.input, catalogOf(engine?.current()), specificDevice);
+  const normalise = (raw: unknown, miss: DetectingMiss, local?: Detector): DevicePart => {
+    const done = completeReply(raw, miss.evidence, miss.input, catalogOf(engine?.current()), local);
     const part: DevicePart = {
       reply: done.reply,
       bot: done.bot !== undefined,
@@ -377,22 +376,23 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
   const runLocal = async (miss: DetectingMiss, local: Detector): Promise<DevicePart> => {
     metrics.localDetections++;
     dataChanged();
-    const headers = miss.input.headers;
-    const raw = await local.detect(headers);
-    return normalise(raw, miss, () => foundSpecificDevice(checkReply(raw), local, headers));
+    return normalise(await local.detect(miss.input.headers), miss, local);
   };
 
-  /** The local engine's answer when it is loaded and answers synchronously (a fallback cannot wait). */
-  const localNow = (miss: Miss): DevicePart | undefined => {
+  /**
+   * The local engine's answer when it is loaded and answers synchronously (a fallback cannot
+   * wait); the detection input is the miss's own once it was worked out.
+   */
+  const localNow = (miss: Miss | DetectingMiss): DevicePart | undefined => {
     const local = engine?.current();
     if (local === undefined) return undefined;
-    const detecting: DetectingMiss = { ...miss, input: detectionInput(miss.evidence) };
-    const headers = detecting.input.headers;
+    const detecting: DetectingMiss =
+      "input" in miss ? miss : { ...miss, input: detectionInput(miss.evidence) };
     try {
-      const raw = local.detect(headers);
+      const raw = local.detect(detecting.input.headers);
       if (isThenable(raw)) return undefined;
       metrics.localDetections++;
-      return normalise(raw, detecting, () => foundSpecificDevice(checkReply(raw), local, headers));
+      return normalise(raw, detecting, local);
     } catch {
       return undefined;
     }
@@ -529,7 +529,7 @@ export function buildDeviceDetector(config: ResolvedOptions): DeviceDetector {
    * unknown device; `error` set. A call the guards held back (paused cloud, spent client
    * budget) made no detection: `skipped`.
    */
-  const fallback = (miss: Miss, error: Error, attempted: "local" | "cloud"): Device => {
+  const fallback = (miss: Miss | DetectingMiss, error: Error, attempted: "local" | "cloud"): Device => {
     const { seen, evidence } = miss;
     const remembered = seen.geo?.value.geoip;
     if (seen.device !== undefined) return buildDevice(seen.device.value, "memo", remembered, error);

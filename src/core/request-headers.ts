@@ -8,6 +8,8 @@ export type RequestHeaders =
   | Readonly<Record<string, string | readonly string[] | undefined>>
   | { forEach(callback: (value: string, name: string) => void): void };
 
+const UPPER_CASE = /[A-Z]/;
+
 /** Lower-case header names in a plain object, from whatever a framework gives. */
 export function nodeHeaders(headers: RequestHeaders): IncomingHttpHeaders {
   if (typeof (headers as { forEach?: unknown }).forEach === "function" && !Array.isArray(headers)) {
@@ -19,7 +21,8 @@ export function nodeHeaders(headers: RequestHeaders): IncomingHttpHeaders {
   }
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
   const names = Object.keys(record);
-  if (names.every((name) => name === name.toLowerCase())) return record as IncomingHttpHeaders;
+  // Node's and most frameworks' header objects are lower case already: test, don't copy.
+  if (!names.some((name) => UPPER_CASE.test(name))) return record as IncomingHttpHeaders;
   const out: IncomingHttpHeaders = {};
   for (const name of names) {
     const value = record[name];
