@@ -96,6 +96,20 @@ const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
     when: (m) => m.memo.maxEntries !== undefined,
   },
   {
+    name: "memo_bytes",
+    help: "Bytes the in-memory memo's entries are estimated to take.",
+    type: "gauge",
+    read: (m) => m.memo.bytes ?? 0,
+    when: (m) => m.memo.bytes !== undefined,
+  },
+  {
+    name: "memo_max_bytes",
+    help: "Most bytes the in-memory memo holds (cacheMaxBytes).",
+    type: "gauge",
+    read: (m) => m.memo.maxBytes ?? 0,
+    when: (m) => m.memo.maxBytes !== undefined,
+  },
+  {
     name: "cloud_calls_total",
     help: "Detect calls sent to the cloud.",
     type: "counter",
@@ -125,6 +139,12 @@ const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
     help: "Cloud calls not made because the monthly quota was spent.",
     type: "counter",
     read: (m) => m.cloud.refusedByQuota,
+  },
+  {
+    name: "cloud_refused_by_client_budget_total",
+    help: "Cloud calls not made because the client had spent its cloudDetectionsPerClient.",
+    type: "counter",
+    read: (m) => m.cloud.refusedByClientBudget,
   },
   {
     name: "breaker_state",

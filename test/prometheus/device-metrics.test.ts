@@ -73,6 +73,9 @@ describe("collectDeviceMetrics", () => {
     expect(sample(second.text, "hd_memo_misses_total")).toBe(2);
     expect(sample(second.text, "hd_memo_entries")).toBe(2);
     expect(sample(second.text, "hd_memo_max_entries")).toBe(10_000);
+    expect(sample(second.text, "hd_memo_max_bytes")).toBe(64 * 1024 * 1024);
+    expect(sample(second.text, "hd_memo_bytes")).toBeGreaterThan(0);
+    expect(sample(second.text, "hd_cloud_refused_by_client_budget_total")).toBe(0);
     expect(sample(second.text, 'hd_mode_info{mode="local"}')).toBe(1);
     expect(sample(second.text, 'hd_breaker_state{state="closed"}')).toBe(1);
     expect(sample(second.text, 'hd_breaker_state{state="open"}')).toBe(0);
