@@ -218,10 +218,8 @@ export function detectionInput(evidence: Evidence): DetectionInput {
   }
   if (hintTarget === undefined)
     return { headers: evidence.headers, decidedBy: "user-agent", hints: NO_PARSED_HINTS };
-  const hints = parseClientHints({
-    ...evidence.hints,
-    "sec-ch-ua-platform": `"${PLATFORM_NAME[hintTarget]}"`,
-  });
+  // The reader matched the target to Sec-CH-UA-Platform already: its platform is the target's.
+  const hints: ClientHints = { ...parseClientHints(evidence.hints), platform: PLATFORM_NAME[hintTarget] };
   const hinted = applyClientHints(hintTarget, userAgent, hints);
   return hinted.rebuilt
     ? { headers: { ...evidence.headers, "user-agent": hinted.userAgent }, decidedBy: "client-hints", hints }
