@@ -1,7 +1,7 @@
 // A reply nested too deep or holding too many values is refused while it streams in, before JSON.parse runs, and the middleware fails open.
 
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import {
   JsonShapeGuard,
@@ -12,7 +12,7 @@ import {
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { deviceApp, EXPRESS_VERSIONS, IPHONE_UA } from "../middleware/helpers.js";
-import { ApiTestServer } from "../support/api-test-server.js";
+import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 
 /** JSON nested three million arrays deep: 6 MB, under the 8 MiB `maxReplyBytes`. */
 const HOSTILE = `${"[".repeat(3_000_000)}${"]".repeat(3_000_000)}`;
@@ -50,24 +50,17 @@ describe("JsonShapeGuard", () => {
   });
 });
 
-let server: ApiTestServer;
-beforeAll(async () => {
-  server = await ApiTestServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = apiTestServerForFile();
 afterEach(() => {
-  server.reset();
   vi.restoreAllMocks();
 });
 
 function client(): HdClient {
   return new HdClient({
-    username: server.username,
-    secret: server.secret,
+    username: server().username,
+    secret: server().secret,
     siteId: 42,
-    baseUrl: server.url,
+    baseUrl: server().url,
     retries: 0,
     logger: silentLogger,
   });
@@ -81,7 +74,7 @@ function watchParse(): () => number {
 
 describe("a hostile upstream reply under maxReplyBytes", () => {
   it("nested three million deep rejects detect with ERR_HD_PROTOCOL before JSON.parse sees it", async () => {
-    server.handle("detect", () => ({ kind: "text", body: HOSTILE, contentType: "application/json" }));
+    server().handle("detect", () => ({ kind: "text", body: HOSTILE, contentType: "application/json" }));
     const longestParsed = watchParse();
     const hd = client();
     const failure = await hd.detect({ "user-agent": IPHONE_UA }).catch((error: unknown) => error);
@@ -92,7 +85,7 @@ describe("a hostile upstream reply under maxReplyBytes", () => {
   });
 
   it("nested three million deep as an HTTP error page is still reported as the refusal it is, unparsed", async () => {
-    server.handle("detect", () => ({
+    server().handle("detect", () => ({
       kind: "text",
       body: HOSTILE,
       contentType: "application/json",
@@ -110,7 +103,7 @@ describe("a hostile upstream reply under maxReplyBytes", () => {
 
   it("of 600,000 distinct keys is refused too, before JSON.parse sees it", async () => {
     const keys = Array.from({ length: 600_000 }, (_, i) => `"k${i}":0`).join(",");
-    server.handle("detect", () => ({
+    server().handle("detect", () => ({
       kind: "text",
       body: `{"status":0,"message":"OK","hd_specs":{${keys}}}`,
       contentType: "application/json",
@@ -125,7 +118,7 @@ describe("a hostile upstream reply under maxReplyBytes", () => {
   });
 
   it.each(EXPRESS_VERSIONS)("lets the middleware fail open on %s", async (_name, makeApp) => {
-    server.handle("detect", () => ({ kind: "text", body: HOSTILE, contentType: "application/json" }));
+    server().handle("detect", () => ({ kind: "text", body: HOSTILE, contentType: "application/json" }));
     const app = deviceApp(makeApp, handsetDetection({ client: client(), logger: silentLogger }));
     const res = await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
     expect(res.body).toMatchObject({ class: "Unknown", error: { code: "ERR_HD_PROTOCOL" } });

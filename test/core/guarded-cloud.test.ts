@@ -1,31 +1,22 @@
 // The guarded cloud with the real HdClient: which upstream refusals count toward the circuit breaker.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import { CircuitBreaker } from "../../src/core/breaker.js";
 import { GuardedCloud } from "../../src/core/guarded-cloud.js";
 import { MetricsRecorder } from "../../src/core/metrics.js";
 import { silentLogger } from "../../src/logger.js";
 import { IPHONE_UA } from "../middleware/helpers.js";
-import { ApiTestServer } from "../support/api-test-server.js";
+import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 
-let server: ApiTestServer;
-beforeAll(async () => {
-  server = await ApiTestServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.reset();
-});
+const server = apiTestServerForFile();
 
 function guardedCloud(breaker: CircuitBreaker): GuardedCloud {
   const cloud = new HdClient({
-    username: server.username,
-    secret: server.secret,
+    username: server().username,
+    secret: server().secret,
     siteId: 42,
-    baseUrl: server.url,
+    baseUrl: server().url,
     retries: 0,
     logger: silentLogger,
   });
@@ -45,7 +36,7 @@ describe("GuardedCloud and the breaker", () => {
   it("keeps the breaker closed through 413, 414 and 400 refusals of oversized or bad requests", async () => {
     const breaker = new CircuitBreaker({ threshold: 2, cooldownMs: 30_000 });
     const guarded = guardedCloud(breaker);
-    server.script("detect", refusal(413), refusal(413), refusal(414), refusal(400), refusal(413));
+    server().script("detect", refusal(413), refusal(413), refusal(414), refusal(400), refusal(413));
     for (let i = 0; i < 5; i++) {
       await expect(guarded.detect({ "user-agent": "x".repeat(20_000) })).rejects.toMatchObject({
         code: "ERR_HD_PROTOCOL",
@@ -59,7 +50,7 @@ describe("GuardedCloud and the breaker", () => {
   it("still opens the breaker on repeated server failures", async () => {
     const breaker = new CircuitBreaker({ threshold: 2, cooldownMs: 30_000 });
     const guarded = guardedCloud(breaker);
-    server.script("detect", refusal(503), refusal(503));
+    server().script("detect", refusal(503), refusal(503));
     for (let i = 0; i < 2; i++) await expect(guarded.detect({ "user-agent": IPHONE_UA })).rejects.toThrow();
     expect(breaker.state).toBe("open");
     await expect(guarded.detect({ "user-agent": IPHONE_UA })).rejects.toMatchObject({

@@ -1,37 +1,30 @@
 // The middleware with the real HdClient against the loopback API v3 test server (Digest checked).
 
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
-import { ApiTestServer } from "../support/api-test-server.js";
+import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 import { DESKTOP_UA, deviceApp, EXPRESS_VERSIONS, GOOGLEBOT_SMARTPHONE_UA, IPHONE_UA } from "./helpers.js";
 
-let server: ApiTestServer;
-beforeAll(async () => {
-  server = await ApiTestServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.reset();
-});
+const server = apiTestServerForFile();
 
 function client(): HdClient {
   return new HdClient({
-    username: server.username,
-    secret: server.secret,
+    username: server().username,
+    secret: server().secret,
     siteId: 42,
-    baseUrl: server.url,
+    baseUrl: server().url,
     retries: 0,
     logger: silentLogger,
   });
 }
 
 function detectBodies(): Record<string, unknown>[] {
-  return server.requests.filter((r) => r.call === "detect").map((r) => r.body as Record<string, unknown>);
+  return server()
+    .requests.filter((r) => r.call === "detect")
+    .map((r) => r.body as Record<string, unknown>);
 }
 
 describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, makeApp) => {
@@ -51,7 +44,7 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
       specs: { general_vendor: "Apple", general_model: "iPhone", network: ["GSM850", "HSDPA", "LTE"] },
       geoip: { countrycode: "AU", city: "Sydney" },
     });
-    expect(server.requests.every((r) => r.authenticated)).toBe(true);
+    expect(server().requests.every((r) => r.authenticated)).toBe(true);
     const [body] = detectBodies();
     expect(body).toMatchObject({ "user-agent": IPHONE_UA, options: "hd_specs,geoip" });
     expect(body?.ipaddress).toMatch(/127\.0\.0\.1$/);
@@ -61,7 +54,7 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
   it("memoises across requests: one detect call for many requests", async () => {
     const app = deviceApp(makeApp, handsetDetection({ client: client(), logger: silentLogger }));
     for (let i = 0; i < 5; i++) await request(app).get("/").set("User-Agent", IPHONE_UA).expect(200);
-    expect(server.count("detect")).toBe(1);
+    expect(server().count("detect")).toBe(1);
   });
 
   it("answers the service's 301 as an unknown device without an error", async () => {
@@ -72,7 +65,7 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
   });
 
   it("keeps geoip per client IP behind a trusted proxy", async () => {
-    server.handle("detect", (req) => {
+    server().handle("detect", (req) => {
       const body = req.body as Record<string, string>;
       return {
         kind: "json",
@@ -99,7 +92,7 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
   });
 
   it("fails open when the service hangs", async () => {
-    server.handle("detect", () => ({ kind: "hang" }));
+    server().handle("detect", () => ({ kind: "hang" }));
     const app = deviceApp(
       makeApp,
       handsetDetection({ client: client(), timeoutMs: 100, logger: silentLogger }),
@@ -111,7 +104,7 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
   });
 
   it("fails open when the service answers garbage", async () => {
-    server.handle("detect", () => ({
+    server().handle("detect", () => ({
       kind: "text",
       body: "<html>502 Bad Gateway</html>",
       contentType: "text/html",
@@ -124,23 +117,23 @@ describe.each(EXPRESS_VERSIONS)("the middleware with HdClient on %s", (_name, ma
 
   it("builds the cloud client from username, secret, siteId and baseUrl", async () => {
     const mw = handsetDetection({
-      username: server.username,
-      secret: server.secret,
+      username: server().username,
+      secret: server().secret,
       siteId: "42",
-      baseUrl: server.url,
+      baseUrl: server().url,
       logger: silentLogger,
     });
     expect(mw.mode).toBe("cloud");
     const res = await request(deviceApp(makeApp, mw)).get("/").set("User-Agent", IPHONE_UA).expect(200);
     expect(res.body).toMatchObject({ source: "cloud", class: "Mobile" });
-    expect(server.requests[0]?.authenticated).toBe(true);
-    expect(server.requests[0]?.rawPath).toBe("/apiv3/site/detect/42.json");
+    expect(server().requests[0]?.authenticated).toBe(true);
+    expect(server().requests[0]?.rawPath).toBe("/apiv3/site/detect/42.json");
   });
 
   it("spends no cloud call on a crawler", async () => {
     const app = deviceApp(makeApp, handsetDetection({ client: client(), logger: silentLogger }));
     const res = await request(app).get("/").set("User-Agent", GOOGLEBOT_SMARTPHONE_UA).expect(200);
     expect(res.body).toMatchObject({ isBot: true, isMobile: true, source: "skipped" });
-    expect(server.count("detect")).toBe(0);
+    expect(server().count("detect")).toBe(0);
   });
 });
