@@ -122,6 +122,36 @@ async function rawStatusLine(url: string, requestLine: string): Promise<string> 
   return reply.split("\r\n")[0] ?? "";
 }
 
+/**
+ * Two instances of a fleet example sharing one store: the first asks the cloud for a device, the
+ * second answers it from the shared memo, and the API server saw one detection. `ready` runs once
+ * both are up.
+ */
+async function expectOneDetectionForTwo(
+  file: string,
+  env: ExampleEnv,
+  server: ApiTestServer,
+  ready: () => Promise<void> = async () => {},
+): Promise<void> {
+  const first = await startExample(file, env);
+  const second = await startExample(file, env);
+  try {
+    await ready();
+    expect(await (await get(`${first.url}/`, PIXEL_8_UA)).json()).toEqual({
+      model: "Pixel 8",
+      source: "cloud",
+    });
+    expect(await (await get(`${second.url}/`, PIXEL_8_UA)).json()).toEqual({
+      model: "Pixel 8",
+      source: "memo",
+    });
+    expect(server.count("detect")).toBe(1);
+  } finally {
+    expect((await first.stop()).code).toBe(0);
+    expect((await second.stop()).code).toBe(0);
+  }
+}
+
 async function get(url: string, userAgent = IPHONE_UA): Promise<Response> {
   return fetch(url, { headers: { "user-agent": userAgent }, redirect: "manual" });
 }
@@ -519,23 +549,9 @@ describe("examples/", () => {
       try {
         await withApiServer(async (server, env) => {
           const withRedis = { ...env, REDIS_URL: `redis://127.0.0.1:${redis.port}` };
-          const first = await startExample("redis-memo.js", withRedis);
-          const second = await startExample("redis-memo.js", withRedis);
-          try {
-            await waitForRedisClients(redis.port, 2);
-            expect(await (await get(`${first.url}/`, PIXEL_8_UA)).json()).toEqual({
-              model: "Pixel 8",
-              source: "cloud",
-            });
-            expect(await (await get(`${second.url}/`, PIXEL_8_UA)).json()).toEqual({
-              model: "Pixel 8",
-              source: "memo",
-            });
-            expect(server.count("detect")).toBe(1);
-          } finally {
-            expect((await first.stop()).code).toBe(0);
-            expect((await second.stop()).code).toBe(0);
-          }
+          await expectOneDetectionForTwo("redis-memo.js", withRedis, server, () =>
+            waitForRedisClients(redis.port, 2),
+          );
         });
       } finally {
         await redis.stop();
@@ -550,22 +566,7 @@ describe("examples/", () => {
         await withApiServer(async (server, env) => {
           const nodes = cluster.ports.map((port) => `127.0.0.1:${port}`).join(",");
           const withCluster = { ...env, REDIS_CLUSTER_NODES: nodes };
-          const first = await startExample("redis-cluster.js", withCluster);
-          const second = await startExample("redis-cluster.js", withCluster);
-          try {
-            expect(await (await get(`${first.url}/`, PIXEL_8_UA)).json()).toEqual({
-              model: "Pixel 8",
-              source: "cloud",
-            });
-            expect(await (await get(`${second.url}/`, PIXEL_8_UA)).json()).toEqual({
-              model: "Pixel 8",
-              source: "memo",
-            });
-            expect(server.count("detect")).toBe(1);
-          } finally {
-            expect((await first.stop()).code).toBe(0);
-            expect((await second.stop()).code).toBe(0);
-          }
+          await expectOneDetectionForTwo("redis-cluster.js", withCluster, server);
         });
       } finally {
         await cluster.stop();
