@@ -1,8 +1,8 @@
 // The names of the request headers that may leave the process for detection, and of those that never may.
 
-import { EVIDENCE } from "./core/evidence-table.js";
+import { EVIDENCE, rowsOf } from "./core/evidence-table.js";
 
-const detectRows = EVIDENCE.filter((row) => row.kind === "detect");
+const detectRows = rowsOf("detect");
 
 /**
  * Headers whose absence decides a detection as much as their presence: they are always named in

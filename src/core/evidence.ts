@@ -13,7 +13,7 @@ import {
   parseClientHints,
 } from "./client-hints.js";
 import type { DecidedBy } from "./device.js";
-import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf } from "./evidence-table.js";
+import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf, rowsOf } from "./evidence-table.js";
 import {
   appleTouchDeviceOf,
   type DeviceScreen,
@@ -91,7 +91,7 @@ const TARGETS: Readonly<Record<HintTarget, TargetRows>> = {
 };
 const NO_HINTS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** An iPhone, iPad or iPod user-agent, or Safari on a Mac (which an iPad also sends): the screen can name its model. */
+/** An iPhone, iPad or iPod user-agent: the screen can name its model (Safari's Mac user-agent is `isMacSafari`'s). */
 const APPLE_MOBILE = /\((?:iPhone|iPad|iPod)[;)]/;
 
 /** Builds the function that reads a request's evidence from Node's `req.headers` (or any lower-case header object). */
@@ -99,7 +99,7 @@ export function createEvidenceReader(
   options: EvidenceReaderOptions = {},
 ): (raw: IncomingHttpHeaders) => Evidence {
   const ignored = new Set(options.ignore ?? []);
-  const detectRows = EVIDENCE.filter((row) => row.kind === "detect");
+  const detectRows = rowsOf("detect");
   const allowed = new Set(
     [...detectRows.map((row) => row.name), ...(options.allow ?? [])].filter((name) => !ignored.has(name)),
   );
@@ -108,7 +108,7 @@ export function createEvidenceReader(
   const baseVary = spelt(EVIDENCE.filter((row) => row.vary === "always"));
   const readHints = options.clientHints === true;
   const scriptCookie = options.scriptCookie;
-  const screenSpelling = EVIDENCE.find((row) => row.kind === "screen")?.spelling ?? "Cookie";
+  const screenSpelling = rowsOf("screen")[0]?.spelling ?? "Cookie";
 
   return (raw) => {
     const headers: DetectionHeaders = {};
