@@ -2,11 +2,10 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { freePort } from "./redis-server.js";
+import { freePort, isFree } from "./free-port.js";
 
 /** Hash slots of a Redis Cluster. */
 const SLOTS = 16_384;
@@ -31,16 +30,6 @@ export interface TestRedisCluster {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Whether `port` on 127.0.0.1 can be listened on right now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
 
 /** A connection to one node that gives up at once instead of retrying. */
 function connection(port: number): Redis {

@@ -2,10 +2,11 @@
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RedisStore } from "../../src/cache/redis-store.js";
+import { freePort } from "./free-port.js";
 
 /** True when a `redis-server` binary is on the PATH. */
 export function hasRedisServer(): boolean {
@@ -36,20 +37,6 @@ export async function untilStoreAnswers(
 ): Promise<void> {
   if (!(await store.ready(timeoutMs)))
     throw new Error(`the Redis store did not answer within ${timeoutMs} ms`);
-}
-
-/** A free TCP port on 127.0.0.1 (redis-server cannot listen on port 0, so ask the OS first). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Answers when the server replies PONG to PING. */

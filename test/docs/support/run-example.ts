@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outputOf } from "../../support/child-output.js";
-import { freePort } from "../../support/redis-server.js";
+import { freePort } from "../../support/free-port.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
