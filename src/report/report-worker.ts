@@ -8,6 +8,7 @@ import { type Counts, emptyCounts, mergeCounts } from "./counts.js";
 import { createLineDetector } from "./detect-line.js";
 import { type LogFormat, lineParser } from "./log-formats.js";
 import { BAD_SAMPLES, SAMPLE_CHARS } from "./report.js";
+import { shareDetections } from "./shared-detections.js";
 import { Tally } from "./tally.js";
 import type { ChunkBadLine, FromWorker, ToWorker, WorkerSetup } from "./worker-messages.js";
 
@@ -16,7 +17,9 @@ const port = parentPort;
 if (port === null) throw new Error("report-worker.js runs as a worker thread");
 
 const engine = await LocalEngine.fromFiles(setup.specsPath, setup.treesPath, { logger: silentLogger });
-const detect = createLineDetector(engine);
+const ownDetect = createLineDetector(engine);
+const detect =
+  setup.sharedDetections === undefined ? ownDetect : shareDetections(ownDetect, setup.sharedDetections);
 const tallies = new Map<LogFormat, Tally>();
 const byteReaders = new Map<LogFormat, CombinedByteReader>();
 const decoder = new TextDecoder();

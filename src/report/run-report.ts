@@ -14,6 +14,7 @@ import { type LogFormat, sniffFormat } from "./log-formats.js";
 import { BAD_SAMPLES, SNIFF_LINES } from "./report.js";
 import type { ResolvedReportOptions } from "./report-options.js";
 import { type BadLineSample, buildResult, type ReportResult } from "./result.js";
+import { createSharedDetectionsMemory } from "./shared-detections.js";
 import type { ChunkBadLine, FromWorker, ToWorker, WorkerSetup } from "./worker-messages.js";
 
 /** One log to read. */
@@ -268,8 +269,9 @@ interface Slot {
 
 /**
  * The report of whole inputs, read as streams (memory stays bounded whatever their size), the
- * lines counted by worker threads that each load the data and detect each distinct header set
- * once. The format of each input is told from its first lines unless the options give one.
+ * lines counted by worker threads that each load the data; each distinct header set is detected
+ * once, by the first worker to meet it (see `shared-detections.ts`). The format of each input is
+ * told from its first lines unless the options give one.
  *
  * @throws {HdDataError} when an input cannot be read or unpacked.
  */
@@ -284,6 +286,8 @@ export async function runReport(
     treesPath: run.data.treesPath,
     filters: options.filters,
     userAgentField: options.userAgentField,
+    // Every worker meets the frequent header sets: one detects each, the others read its device.
+    sharedDetections: workerCount > 1 ? createSharedDetectionsMemory() : undefined,
   };
   const slots: Slot[] = [];
   const chunkInput: number[] = [];

@@ -2,6 +2,7 @@
 
 import type { Counts } from "./counts.js";
 import type { LogFormat } from "./log-formats.js";
+import type { SharedDetectionsMemory } from "./shared-detections.js";
 import type { TallyFilters } from "./tally.js";
 
 /** What a worker needs to count lines: where the data is, the filters, the JSON user-agent field. */
@@ -10,6 +11,8 @@ export interface WorkerSetup {
   readonly treesPath: string;
   readonly filters: TallyFilters;
   readonly userAgentField: string | undefined;
+  /** The detections the workers share, when there are several. */
+  readonly sharedDetections: SharedDetectionsMemory | undefined;
 }
 
 /** To a worker: count the lines of one chunk (whole lines, UTF-8, its bytes transferred). */
