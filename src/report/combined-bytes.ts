@@ -21,6 +21,17 @@ function digits(b: Buffer, at: number, count: number): number {
   return n;
 }
 
+/** The start, in ms since the epoch, of the day and zone of the CLF time at `at`; NaN for an unknown month. */
+function dayStart(b: Buffer, at: number): number {
+  const month = MONTH_INDEX.get(
+    ((b[at + 3] as number) << 16) | ((b[at + 4] as number) << 8) | (b[at + 5] as number),
+  );
+  if (month === undefined) return Number.NaN;
+  const sign = b[at + 21] === MINUS ? -1 : 1;
+  const zone = digits(b, at + 22, 2) * 60 + digits(b, at + 24, 2);
+  return Date.UTC(digits(b, at + 7, 4), month, digits(b, at, 2)) - sign * zone * 60_000;
+}
+
 /** Numbers per slot of the user-agent table: the two halves of the hash, the length, the entry's index + 1. */
 const SLOT_WIDTH = 4;
 
@@ -66,8 +77,8 @@ export class CombinedByteReader {
   #hashHigh = 0;
   #generation: number;
   #noAgent: Entry | undefined;
-  /** The day part of the last time read and its start in ms: log lines mostly share it. */
-  #dayKey = -1;
+  /** The bytes of the day and zone of the last time read (as four words and a byte), and that day's start in ms. */
+  readonly #day = new Int32Array(5);
   #dayMs = Number.NaN;
 
   constructor(tally: Tally, withAgent: boolean) {
@@ -118,17 +129,22 @@ export class CombinedByteReader {
   /** ms since the epoch of the 26-byte CLF time at `at`, or NaN (as `parseClfTime`). */
   #time(b: Buffer, at: number): number {
     if (b[at + 11] !== COLON || b[at + 20] !== SPACE) return Number.NaN;
-    const month = MONTH_INDEX.get(
-      ((b[at + 3] as number) << 16) | ((b[at + 4] as number) << 8) | (b[at + 5] as number),
-    );
-    const day = digits(b, at, 2);
-    const year = digits(b, at + 7, 4);
-    const sign = b[at + 21] === MINUS ? -1 : 1;
-    const zone = digits(b, at + 22, 2) * 60 + digits(b, at + 24, 2);
-    const key = month === undefined ? -2 : ((year * 16 + month) * 32 + day) * 4096 + (sign * zone + 2048);
-    if (key !== this.#dayKey) {
-      this.#dayKey = key;
-      this.#dayMs = month === undefined ? Number.NaN : Date.UTC(year, month, day) - sign * zone * 60_000;
+    // Lines mostly share the previous one's day and zone: compared as words (bytes 0-10 and 21-25
+    // of the time), they skip the parse of the day (about 25 of a line's 400 ns).
+    const view = this.#view;
+    const date = view.getInt32(at, true);
+    const month = view.getInt32(at + 4, true);
+    const year = view.getInt32(at + 7, true);
+    const zone = view.getInt32(at + 21, true);
+    const zoneEnd = b[at + 25] as number;
+    const day = this.#day;
+    if (date !== day[0] || month !== day[1] || year !== day[2] || zone !== day[3] || zoneEnd !== day[4]) {
+      day[0] = date;
+      day[1] = month;
+      day[2] = year;
+      day[3] = zone;
+      day[4] = zoneEnd;
+      this.#dayMs = dayStart(b, at);
     }
     const seconds = digits(b, at + 12, 2) * 3600 + digits(b, at + 15, 2) * 60 + digits(b, at + 18, 2);
     return seconds >= 0 && seconds < 86_400 ? this.#dayMs + seconds * 1000 : Number.NaN;

@@ -83,4 +83,25 @@ describe("CombinedByteReader", () => {
     expect(counts.requests).toBe(3);
     expect(asResult(counts)).toEqual(asResult(byText(lines, NO_FILTERS).counts));
   });
+
+  it("reads each line's own day and zone, however they change from line to line", () => {
+    const at = (time: string) => `1.2.3.4 - - [${time}] "GET / HTTP/1.1" 200 1 "-" "x"`;
+    const cases: Array<[string, number]> = [
+      ["10/Oct/2026:10:00:00 +0000", Date.UTC(2026, 9, 10, 10)],
+      ["10/Oct/2026:10:00:00 +0200", Date.UTC(2026, 9, 10, 8)],
+      ["11/Oct/2026:10:00:00 +0200", Date.UTC(2026, 9, 11, 8)],
+      ["11/Nov/2026:10:00:00 +0200", Date.UTC(2026, 10, 11, 8)],
+      ["11/Nov/2025:10:00:00 +0200", Date.UTC(2025, 10, 11, 8)],
+      ["11/Nov/2025:10:00:00 -0200", Date.UTC(2025, 10, 11, 12)],
+      ["11/Nov/2025:10:00:00 -0230", Date.UTC(2025, 10, 11, 12, 30)],
+      ["11/Nov/2025:10:00:02 +0200", Date.UTC(2025, 10, 11, 8, 0, 2)],
+      ["11/Nov/2025:10:00:00 -0206", Date.UTC(2025, 10, 11, 12, 6)],
+      ["10/Oct/2026:10:00:01 +0000", Date.UTC(2026, 9, 10, 10, 0, 1)],
+    ];
+    const lines = cases.map(([time]) => at(time));
+    for (const [time, ms] of cases) {
+      const { counts } = byBytes(lines, { ...NO_FILTERS, sinceMs: ms, untilMs: ms + 1 });
+      expect(counts.requests, time).toBe(1);
+    }
+  });
 });
