@@ -190,3 +190,58 @@ export function mergeCounts(into: Counts, from: Counts): void {
   into.withModelHint += from.withModelHint;
   into.withScript += from.withScript;
 }
+
+/**
+ * {@link Counts} as a worker sends them: each period's distinct devices as numbers into
+ * `deviceKeys`. A structured clone of the devices' strings in sets cost the main thread about
+ * 30 ms on a month of a 2,000,000-line log (170,000 strings); typed arrays are copied whole.
+ */
+export interface PackedCounts extends Omit<Counts, "periods"> {
+  readonly deviceKeys: readonly string[];
+  readonly periods: ReadonlyArray<{
+    readonly index: number;
+    readonly requests: number;
+    readonly devices: Int32Array;
+  }>;
+}
+
+/** `counts` in the form a worker sends ({@link unpackCounts} reverses it). */
+export function packCounts(counts: Counts): PackedCounts {
+  const ids = new Map<string, number>();
+  const deviceKeys: string[] = [];
+  const periods: Array<{ index: number; requests: number; devices: Int32Array }> = [];
+  for (const [index, period] of counts.periods) {
+    const devices = new Int32Array(period.devices.size);
+    let at = 0;
+    for (const key of period.devices) {
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = deviceKeys.length;
+        ids.set(key, id);
+        deviceKeys.push(key);
+      }
+      devices[at++] = id;
+    }
+    periods.push({ index, requests: period.requests, devices });
+  }
+  return { ...counts, deviceKeys, periods };
+}
+
+/** The counts a worker sent, as {@link Counts}. */
+export function unpackCounts(packed: PackedCounts): Counts {
+  const { deviceKeys, periods: packedPeriods, ...rest } = packed;
+  const periods = new Map<number, PeriodCounts>();
+  for (const { index, requests, devices } of packedPeriods) {
+    const keys = new Set<string>();
+    for (const id of devices) keys.add(deviceKeys[id] as string);
+    periods.set(index, { requests, devices: keys });
+  }
+  return { ...rest, periods };
+}
+
+/** The sum of several counts; the first is added to (and returned), none is copied. */
+export function sumCounts(all: readonly Counts[]): Counts {
+  const [first = emptyCounts(), ...others] = all;
+  for (const other of others) mergeCounts(first, other);
+  return first;
+}

@@ -4,7 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { LocalEngine } from "../engine/local-engine.js";
 import { silentLogger } from "../logger.js";
 import { CombinedByteReader } from "./combined-bytes.js";
-import { type Counts, emptyCounts, mergeCounts } from "./counts.js";
+import { packCounts, sumCounts } from "./counts.js";
 import { createLineDetector } from "./detect-line.js";
 import { type LogFormat, lineParser } from "./log-formats.js";
 import { BAD_SAMPLES, SAMPLE_CHARS } from "./report.js";
@@ -38,9 +38,8 @@ const reply = (message: FromWorker) =>
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "finish") {
-    const counts: Counts = emptyCounts();
-    for (const tally of tallies.values()) mergeCounts(counts, tally.counts());
-    reply({ type: "counts", counts });
+    const counts = sumCounts([...tallies.values()].map((tally) => tally.counts()));
+    reply({ type: "counts", counts: packCounts(counts) });
     port.close();
     return;
   }

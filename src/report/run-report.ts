@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { createGunzip } from "node:zlib";
 import { HdDataError } from "../errors.js";
-import { type Counts, emptyCounts, mergeCounts } from "./counts.js";
+import { type Counts, type PackedCounts, sumCounts, unpackCounts } from "./counts.js";
 import { type LogFormat, sniffFormat } from "./log-formats.js";
 import { BAD_SAMPLES, SNIFF_LINES } from "./report.js";
 import type { ResolvedReportOptions } from "./report-options.js";
@@ -293,7 +293,7 @@ export async function runReport(
   const chunkInput: number[] = [];
   const chunkLines: number[] = [];
   const samples: Array<{ seq: number; bad: ChunkBadLine }> = [];
-  const totals: Counts = emptyCounts();
+  let totals: Counts;
   const sizes = inputs.map((input) => input.size);
   const totalBytes = sizes.every((size) => size !== undefined)
     ? sizes.reduce((sum: number, size) => sum + (size as number), 0)
@@ -307,13 +307,13 @@ export async function runReport(
     wake = undefined;
     resolve?.();
   };
-  const countsArrived: Array<Promise<Counts>> = [];
+  const countsArrived: Array<Promise<PackedCounts>> = [];
 
   for (let i = 0; i < workerCount; i++) {
     const worker = startWorker(setup);
     const slot: Slot = { worker, inFlight: 0 };
     countsArrived.push(
-      new Promise<Counts>((resolve, reject) => {
+      new Promise<PackedCounts>((resolve, reject) => {
         worker.on("message", (message: FromWorker) => {
           if (message.type === "counts") {
             resolve(message.counts);
@@ -414,7 +414,7 @@ export async function runReport(
     }
     if (failure !== undefined) throw failure;
     for (const slot of slots) slot.worker.postMessage({ type: "finish" } satisfies ToWorker);
-    for (const counts of await Promise.all(countsArrived)) mergeCounts(totals, counts);
+    totals = sumCounts((await Promise.all(countsArrived)).map(unpackCounts));
   } finally {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }

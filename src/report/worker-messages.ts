@@ -1,6 +1,6 @@
 // The messages between `runReport` and its worker threads.
 
-import type { Counts } from "./counts.js";
+import type { PackedCounts } from "./counts.js";
 import type { LogFormat } from "./log-formats.js";
 import type { SharedDetectionsMemory } from "./shared-detections.js";
 import type { TallyFilters } from "./tally.js";
@@ -49,7 +49,7 @@ export interface ChunkDoneMessage {
 /** From a worker: its counts, after {@link FinishMessage}. */
 export interface CountsMessage {
   readonly type: "counts";
-  readonly counts: Counts;
+  readonly counts: PackedCounts;
 }
 
 export type ToWorker = ChunkMessage | FinishMessage;

@@ -1,0 +1,44 @@
+// What a worker sends of its counts is what it counted; the counts of several workers add up.
+
+import { describe, expect, it } from "vitest";
+import { type Counts, emptyCounts, packCounts, sumCounts, unpackCounts } from "../../src/report/counts.js";
+
+function counted(devicesByPeriod: Record<number, string[]>, requests = 3): Counts {
+  const counts = emptyCounts();
+  counts.requests = requests;
+  counts.models.set("Apple\tiPhone", requests);
+  for (const [index, devices] of Object.entries(devicesByPeriod)) {
+    counts.periods.set(Number(index), { requests, devices: new Set(devices) });
+  }
+  return counts;
+}
+
+describe("packCounts and unpackCounts", () => {
+  it("give back the counts a worker packed, each period's devices included", () => {
+    const counts = counted({ 10: ["Apple\tiPhone", "Samsung\tSM-S918B"], 11: ["Apple\tiPhone"], 12: [] });
+    const packed = packCounts(counts);
+    expect(packed.deviceKeys).toEqual(["Apple\tiPhone", "Samsung\tSM-S918B"]);
+    expect(packed.periods.every(({ devices }) => devices instanceof Int32Array)).toBe(true);
+    expect(unpackCounts(structuredClone(packed))).toEqual(counts);
+  });
+});
+
+describe("sumCounts", () => {
+  it("adds requests and unions each period's devices", () => {
+    const sum = sumCounts([
+      counted({ 10: ["Apple\tiPhone"], 11: ["Apple\tiPhone"] }, 2),
+      counted({ 10: ["Samsung\tSM-S918B", "Apple\tiPhone"], 12: ["Google\tPixel 9"] }, 5),
+    ]);
+    expect(sum.requests).toBe(7);
+    expect(sum.models.get("Apple\tiPhone")).toBe(7);
+    expect([...sum.periods].map(([index, p]) => [index, p.requests, [...p.devices].sort()])).toEqual([
+      [10, 7, ["Apple\tiPhone", "Samsung\tSM-S918B"]],
+      [11, 2, ["Apple\tiPhone"]],
+      [12, 5, ["Google\tPixel 9"]],
+    ]);
+  });
+
+  it("of nothing is nothing counted", () => {
+    expect(sumCounts([])).toEqual(emptyCounts());
+  });
+});
