@@ -223,6 +223,12 @@ export function withCrawlerHint(part: DevicePart, userAgent: string): DevicePart
 }
 
 /**
+ * Frozen specs objects found complete: a local engine answers the same frozen object for every
+ * detection of a device, and checking its 38 fields again cost about 0.5 µs of a 14 µs detection.
+ */
+const COMPLETE_SPECS = new WeakSet<object>();
+
+/**
  * Checks that a detector answered something shaped like a detect reply, and returns it; throws
  * `HdProtocolError` for anything else (a detector that returns garbage must not reach the app).
  */
@@ -251,11 +257,11 @@ export function checkReply(value: unknown): DetectReply {
   let checked = value as DetectReply;
   if (reply.message === undefined) checked = { ...checked, message: "" };
   const specs = checked.hd_specs;
-  if (
-    specs !== undefined &&
-    !(DEVICE_STRING_FIELDS.every((f) => f in specs) && DEVICE_LIST_FIELDS.every((f) => f in specs))
-  ) {
-    checked = { ...checked, hd_specs: { ...EMPTY_SPECS, ...specs } };
+  if (specs !== undefined && !COMPLETE_SPECS.has(specs)) {
+    if (!(DEVICE_STRING_FIELDS.every((f) => f in specs) && DEVICE_LIST_FIELDS.every((f) => f in specs))) {
+      checked = { ...checked, hd_specs: { ...EMPTY_SPECS, ...specs } };
+    } else if (Object.isFrozen(specs)) COMPLETE_SPECS.add(specs);
   }
   return checked;
 }
+
