@@ -93,13 +93,15 @@ function completed(
   raw: unknown,
 ): DetectWithEvidenceReply {
   const done = completeReply(raw, evidence, input, catalogOf(detector), detector);
-  return {
+  // Fields set after the spread, not spread from conditional objects: one object, one shape.
+  const reply: { -readonly [K in keyof DetectWithEvidenceReply]: DetectWithEvidenceReply[K] } = {
     ...done.reply,
     decidedBy: done.decidedBy,
     decisions: done.decisions,
-    ...(done.candidates === undefined ? {} : { candidates: done.candidates }),
-    ...(done.bot === undefined ? {} : { bot: done.bot }),
   };
+  if (done.candidates !== undefined) reply.candidates = done.candidates;
+  if (done.bot !== undefined) reply.bot = done.bot;
+  return reply;
 }
 
 /**
