@@ -56,17 +56,25 @@ export function completeReply(
   answeredBy?: Detector,
 ): CompletedReply {
   const reply = checkReply(raw);
-  const rules: RuleEvidence = {
-    userAgent: evidence.userAgent,
-    headers: input.headers,
-    hints: input.hints,
-    screen: evidence.screen,
-    ...(answeredBy === undefined
-      ? {}
-      : { specificDevice: () => foundSpecificDevice(reply, answeredBy, input.headers) }),
-  };
+  const rules: RuleEvidence =
+    answeredBy === undefined
+      ? { userAgent: evidence.userAgent, headers: input.headers, hints: input.hints, screen: evidence.screen }
+      : {
+          userAgent: evidence.userAgent,
+          headers: input.headers,
+          hints: input.hints,
+          screen: evidence.screen,
+          specificDevice: () => foundSpecificDevice(reply, answeredBy, input.headers),
+        };
   const result = applyRules(reply, rules, catalog);
-  return { ...result, decidedBy: decidedBy(input, evidence, result.decisions) };
+  const completed: { -readonly [K in keyof CompletedReply]: CompletedReply[K] } = {
+    reply: result.reply,
+    decisions: result.decisions,
+    decidedBy: decidedBy(input, evidence, result.decisions),
+  };
+  if (result.candidates !== undefined) completed.candidates = result.candidates;
+  if (result.bot !== undefined) completed.bot = result.bot;
+  return completed;
 }
 
 /**

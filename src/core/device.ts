@@ -264,4 +264,3 @@ export function checkReply(value: unknown): DetectReply {
   }
   return checked;
 }
-

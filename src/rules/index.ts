@@ -69,16 +69,21 @@ export function applyRules(
   catalog?: RuleCatalog,
   rules: readonly Rule[] = RULES,
 ): RulesResult {
-  const bot = (specific: boolean): { bot?: BotInfo } => {
-    const found = identifyBot(evidence.userAgent, specific);
-    return found === undefined ? {} : { bot: found };
-  };
   // Broken local data (255) or a failed call: nothing for the rules to complete.
-  if (reply.status !== 0 && reply.status !== 301) return { reply, decisions: NO_DECISIONS, ...bot(false) };
+  if (reply.status !== 0 && reply.status !== 301)
+    return withBot({ reply, decisions: NO_DECISIONS }, evidence, false);
   const specific = decidedSpecificDevice(reply, evidence);
   // The rules ask again: a function (the engine's second look-up) is asked once, here.
   const told: RuleEvidence =
-    typeof evidence.specificDevice === "function" ? { ...evidence, specificDevice: specific } : evidence;
+    typeof evidence.specificDevice === "function"
+      ? {
+          userAgent: evidence.userAgent,
+          headers: evidence.headers,
+          hints: evidence.hints,
+          screen: evidence.screen,
+          specificDevice: specific,
+        }
+      : evidence;
   let current = reply;
   let decisions: RuleDecision[] | undefined;
   let candidates: readonly string[] | undefined;
@@ -115,10 +120,16 @@ export function applyRules(
     decisions ??= [];
     decisions.push({ rule: rule.name, fields });
   }
-  return {
-    reply: current,
-    decisions: decisions ?? NO_DECISIONS,
-    ...(candidates === undefined ? {} : { candidates }),
-    ...bot(specific),
-  };
+  const result: Writable<RulesResult> = { reply: current, decisions: decisions ?? NO_DECISIONS };
+  if (candidates !== undefined) result.candidates = candidates;
+  return withBot(result, evidence, specific);
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** `result` with the crawler the request comes from, when it comes from one. */
+function withBot(result: Writable<RulesResult>, evidence: RuleEvidence, specific: boolean): RulesResult {
+  const bot = identifyBot(evidence.userAgent, specific);
+  if (bot !== undefined) result.bot = bot;
+  return result;
 }
