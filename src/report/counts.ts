@@ -245,3 +245,28 @@ export function sumCounts(all: readonly Counts[]): Counts {
   for (const other of others) mergeCounts(first, other);
   return first;
 }
+
+/** The sum of the counts workers sent: the first unpacked, each other's devices added to it by number. */
+export function sumPackedCounts(all: readonly PackedCounts[]): Counts {
+  const [first, ...others] = all;
+  const sum = first === undefined ? emptyCounts() : unpackCounts(first);
+  for (const packed of others) {
+    if (packed.bucketMs !== sum.bucketMs) {
+      mergeCounts(sum, unpackCounts(packed));
+      continue;
+    }
+    const { deviceKeys, periods, ...rest } = packed;
+    mergeCounts(sum, { ...rest, periods: new Map() });
+    for (const { index, requests, devices } of periods) {
+      let target = sum.periods.get(index);
+      if (target === undefined) {
+        target = { requests: 0, devices: new Set() };
+        sum.periods.set(index, target);
+      }
+      target.requests += requests;
+      for (const id of devices) target.devices.add(deviceKeys[id] as string);
+    }
+    boundPeriods(sum);
+  }
+  return sum;
+}

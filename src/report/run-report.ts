@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { createGunzip } from "node:zlib";
 import { HdDataError } from "../errors.js";
-import { type Counts, type PackedCounts, sumCounts, unpackCounts } from "./counts.js";
+import { type Counts, type PackedCounts, sumPackedCounts } from "./counts.js";
 import { type LogFormat, sniffFormat } from "./log-formats.js";
 import { BAD_SAMPLES, SNIFF_LINES } from "./report.js";
 import type { ResolvedReportOptions } from "./report-options.js";
@@ -414,7 +414,7 @@ export async function runReport(
     }
     if (failure !== undefined) throw failure;
     for (const slot of slots) slot.worker.postMessage({ type: "finish" } satisfies ToWorker);
-    totals = sumCounts((await Promise.all(countsArrived)).map(unpackCounts));
+    totals = sumPackedCounts(await Promise.all(countsArrived));
   } finally {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }

@@ -1,7 +1,15 @@
 // What a worker sends of its counts is what it counted; the counts of several workers add up.
 
 import { describe, expect, it } from "vitest";
-import { type Counts, emptyCounts, packCounts, sumCounts, unpackCounts } from "../../src/report/counts.js";
+import {
+  BUCKET_WIDTHS_MS,
+  type Counts,
+  emptyCounts,
+  packCounts,
+  sumCounts,
+  sumPackedCounts,
+  unpackCounts,
+} from "../../src/report/counts.js";
 
 function counted(devicesByPeriod: Record<number, string[]>, requests = 3): Counts {
   const counts = emptyCounts();
@@ -40,5 +48,27 @@ describe("sumCounts", () => {
 
   it("of nothing is nothing counted", () => {
     expect(sumCounts([])).toEqual(emptyCounts());
+  });
+});
+
+describe("sumPackedCounts", () => {
+  it("sums what workers sent as sumCounts sums the counts they packed", () => {
+    const workers = () => [
+      counted({ 10: ["Apple\tiPhone"], 11: ["Apple\tiPhone"] }, 2),
+      counted({ 10: ["Samsung\tSM-S918B", "Apple\tiPhone"], 12: ["Google\tPixel 9"] }, 5),
+      counted({ 12: ["Apple\tiPhone"] }, 1),
+    ];
+    expect(sumPackedCounts(workers().map(packCounts))).toEqual(sumCounts(workers()));
+    expect(sumPackedCounts([])).toEqual(emptyCounts());
+  });
+
+  it("widens the periods when the workers' buckets differ", () => {
+    const daily = counted({ 1: ["Apple\tiPhone"] }, 4);
+    daily.bucketMs = BUCKET_WIDTHS_MS[1];
+    const hourly = () => counted({ 30: ["Google\tPixel 9"], 31: ["Apple\tiPhone"] }, 2);
+    const sum = sumPackedCounts([packCounts(hourly()), packCounts(daily)]);
+    expect(sum).toEqual(sumCounts([hourly(), structuredClone(daily)]));
+    expect(sum.bucketMs).toBe(BUCKET_WIDTHS_MS[1]);
+    expect([...sum.periods].map(([index, p]) => [index, p.requests, p.devices.size])).toEqual([[1, 8, 2]]);
   });
 });
