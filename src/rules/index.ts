@@ -76,13 +76,13 @@ export function applyRules(
   // The rules ask again: a function (the engine's second look-up) is asked once, here.
   const told: RuleEvidence =
     typeof evidence.specificDevice === "function"
-      ? {
+      ? ({
           userAgent: evidence.userAgent,
           headers: evidence.headers,
           hints: evidence.hints,
           screen: evidence.screen,
           specificDevice: specific,
-        }
+        } satisfies Required<RuleEvidence>)
       : evidence;
   let current = reply;
   let decisions: RuleDecision[] | undefined;
