@@ -20,13 +20,17 @@ function counted(detect: LineDetector = engineDetect): LineDetector & { calls: n
   return wrapped;
 }
 
+/** Two detectors sharing one table, as two workers would, each counting its own detections. */
+function twoSharers(slots = 64, arenaBytes = 64 * 1024) {
+  const memory = createSharedDetectionsMemory(slots, arenaBytes);
+  const first = counted();
+  const second = counted();
+  return { first, second, a: shareDetections(first, memory), b: shareDetections(second, memory) };
+}
+
 describe("shareDetections", () => {
   it("detects a header set once and gives every other sharer an equal device", () => {
-    const memory = createSharedDetectionsMemory(64, 64 * 1024);
-    const first = counted();
-    const second = counted();
-    const a = shareDetections(first, memory);
-    const b = shareDetections(second, memory);
+    const { first, second, a, b } = twoSharers();
     const iphone = { "user-agent": IPHONE_SAFARI_UA };
     const galaxy = { "user-agent": GALAXY_S24_UA };
     expect(a(iphone)).toEqual(engineDetect(iphone));
@@ -38,11 +42,7 @@ describe("shareDetections", () => {
   });
 
   it("keys on every header, so a hint or the page script's cookie makes another set", () => {
-    const memory = createSharedDetectionsMemory(64, 64 * 1024);
-    const first = counted();
-    const second = counted();
-    const a = shareDetections(first, memory);
-    const b = shareDetections(second, memory);
+    const { second, a, b } = twoSharers();
     const plain = { "user-agent": IPHONE_SAFARI_UA };
     const measured = { "user-agent": IPHONE_SAFARI_UA, cookie: "hd_screen=t5w430h932r3" };
     a(plain);
@@ -58,23 +58,27 @@ describe("shareDetections", () => {
   });
 
   it("lets each sharer detect for itself when the arena is full, and stays right", () => {
-    // Room for one key and its device, not two.
-    const memory = createSharedDetectionsMemory(64, 700);
-    const first = counted();
-    const second = counted();
-    const a = shareDetections(first, memory);
-    const b = shareDetections(second, memory);
     const iphone = { "user-agent": IPHONE_SAFARI_UA };
     const galaxy = { "user-agent": GALAXY_S24_UA };
-    a(iphone);
-    a(galaxy);
-    expect(b(iphone)).toEqual(engineDetect(iphone));
-    expect(b(galaxy)).toEqual(engineDetect(galaxy));
-    expect(second.calls).toBe(1);
-    for (let i = 0; i < 100; i++)
-      expect(b({ "user-agent": `agent ${i}` }).class).toBe(
-        engineDetect({ "user-agent": `agent ${i}` }).class,
-      );
+    const oneEntry =
+      Buffer.byteLength(`user-agent\u0000${IPHONE_SAFARI_UA}\u0001`) +
+      Buffer.byteLength(JSON.stringify(engineDetect(iphone)));
+    // Room for nothing; for a key but not its device; for one key and its device, not two.
+    for (const [arenaBytes, detectedAgain] of [
+      [16, 2],
+      [oneEntry - 10, 2],
+      [oneEntry + 10, 1],
+    ] as const) {
+      const { a, b, second } = twoSharers(64, arenaBytes);
+      a(iphone);
+      a(galaxy);
+      expect(b(iphone)).toEqual(engineDetect(iphone));
+      expect(b(galaxy)).toEqual(engineDetect(galaxy));
+      expect(second.calls, `arena of ${arenaBytes} bytes`).toBe(detectedAgain);
+      for (let i = 0; i < 20; i++) {
+        expect(b({ "user-agent": `agent ${i}` })).toEqual(engineDetect({ "user-agent": `agent ${i}` }));
+      }
+    }
   });
 
   it("after a detection that throws, the others detect for themselves", () => {
@@ -91,13 +95,9 @@ describe("shareDetections", () => {
   });
 
   it("detects for itself when the table is crowded", () => {
-    const memory = createSharedDetectionsMemory(2, 64 * 1024);
-    const first = counted();
-    const a = shareDetections(first, memory);
+    const { first, second, a, b } = twoSharers(2);
     for (let i = 0; i < 5; i++) a({ "user-agent": `agent ${i}` });
     expect(first.calls).toBe(5);
-    const second = counted();
-    const b = shareDetections(second, memory);
     expect(b({ "user-agent": "agent 0" })).toEqual(engineDetect({ "user-agent": "agent 0" }));
     expect(b({ "user-agent": "agent 4" })).toEqual(engineDetect({ "user-agent": "agent 4" }));
     expect(second.calls).toBe(1);
