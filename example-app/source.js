@@ -15,6 +15,7 @@ import { hasCachedData } from "express-handset-detection/data";
  * @property {"cloud" | "local" | "sample"} kind  Which detector answers.
  * @property {string} description  One line for the console and the page footer.
  * @property {HandsetDetectionOptions} options  What to give `handsetDetection()`.
+ * @property {number} [devices]  How many devices the data holds, when it is known (the sample's).
  */
 
 /** The variables that hold cloud credentials, all three or none. */
@@ -95,6 +96,7 @@ export async function chooseSource(env = process.env) {
   return {
     kind: "sample",
     description: `SAMPLE database (${engine.dataInfo.devices} devices) in ${dirname(specsPath)}`,
+    devices: engine.dataInfo.devices,
     options: { engine },
   };
 }

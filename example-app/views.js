@@ -117,7 +117,7 @@ export function layout({ title, active, source, body }) {
     `<a href="${href}"${current ? ' aria-current="page"' : ""}>${label}</a>`;
   const notice =
     source.kind === "sample"
-      ? `<p class="notice" role="note"><strong>Sample data.</strong> Detections use the small sample database shipped with the package (about 60 devices). For real data, run <code>hd3 sync</code> or set the <code>HD_USERNAME</code>, <code>HD_SECRET</code> and <code>HD_SITE_ID</code> credentials.</p>`
+      ? `<p class="notice" role="note"><strong>Sample data.</strong> Detections use the small sample database shipped with the package (${source.devices} devices). For real data, run <code>hd3 sync</code> or set the <code>HD_USERNAME</code>, <code>HD_SECRET</code> and <code>HD_SITE_ID</code> credentials.</p>`
       : "";
   return `<!doctype html>
 <html lang="en">
@@ -190,7 +190,7 @@ export function homePage({ device, source, userAgent, heroWidth, display, hintsB
   const why = found
     ? ""
     : `<p class="muted">No device matched (status ${escapeHtml(device.status)}: ${escapeHtml(device.message)}).${
-        source.kind === "sample" ? " The sample database knows only about 60 devices." : ""
+        source.kind === "sample" ? ` The sample database knows only ${source.devices} devices.` : ""
       }</p>`;
   const choice =
     display === undefined

@@ -2,6 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import type { HdClientOptions } from "../client/options.js";
+import { SAMPLE_DEVICES } from "../engine/sample-facts.js";
 import { isHdNotFoundError, sentence } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
@@ -233,7 +234,7 @@ export async function localDataFiles(context: CommandContext): Promise<LocalData
   }
   note(
     context,
-    "using the SAMPLE database (about 60 devices): most devices will show as generic or unknown. For the real one: a licence with downloads, `hd3 sync`, then --data-dir.",
+    `using the SAMPLE database (${SAMPLE_DEVICES} devices): most devices will show as generic or unknown. For the real one: a licence with downloads, \`hd3 sync\`, then --data-dir.`,
   );
   const { sampleDataFiles } = await import("../engine/sample-engine.js");
   const { specsPath, treesPath } = sampleDataFiles();

@@ -1,5 +1,6 @@
 // The report as one self-contained HTML page: inline CSS and SVG, a copy-as-CSV link per table, nothing fetched.
 
+import { SAMPLE_DEVICES } from "../engine/sample-facts.js";
 import type { ReportResult } from "./result.js";
 import { chartOf, escapeHtml, formatCount, formatShare } from "./svg-charts.js";
 import { type ReportTable, reportTables, tableCsv } from "./tables.js";
@@ -104,7 +105,7 @@ export function renderReportHtml(result: ReportResult): string {
     `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`;
   const warnings = [
     result.data === "sample"
-      ? "Detected with the SAMPLE database (about 60 devices), not the Handset Detection database: most devices show as generic or unknown. Sync the real data (hd3 sync) and pass --data-dir."
+      ? `Detected with the SAMPLE database (${SAMPLE_DEVICES} devices), not the Handset Detection database: most devices show as generic or unknown. Sync the real data (hd3 sync) and pass --data-dir.`
       : undefined,
     result.interrupted
       ? "Interrupted: this report counts only the lines read before the run was stopped."

@@ -7,7 +7,7 @@ import type { TallyFilters } from "./tally.js";
 
 /** Options of {@link createReport}. */
 export interface ReportOptions {
-  /** The local engine that detects devices. Default: a new engine on the SAMPLE database (about 60 devices). */
+  /** The local engine that detects devices. Default: a new engine on the SAMPLE database (a few hundred devices). */
   engine?: LocalEngine;
   /** The log's format. Default: told from the first 20 lines. */
   format?: LogFormat;

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { sampleDataFiles, sampleEngine } from "../../src/engine/sample-engine.js";
+import { SAMPLE_DEVICES } from "../../src/engine/sample-facts.js";
 
 const PIXEL_8 =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.122 Mobile Safari/537.36";
@@ -18,6 +19,10 @@ describe("sampleEngine", () => {
     };
     expect(engine.dataInfo.devices).toBe(specs.devices.length);
     expect(engine.dataInfo.specsGenerated).toBe(specs._notice.generated);
+  });
+
+  it("holds as many devices as the messages that warn about it say", () => {
+    expect(sampleEngine().dataInfo.devices).toBe(SAMPLE_DEVICES);
   });
 
   it("detects a sample device synchronously", () => {

@@ -3,6 +3,7 @@
 import type { Express } from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_DEVICES } from "../../src/engine/sample-facts.js";
 import { ANDROID_LOW_ENTROPY_HINTS, REDUCED_ANDROID_UA } from "../middleware/hinted-requests.js";
 import { DESKTOP_UA, IPHONE_UA, loadApp, sampleEnvironment, UNKNOWN_UA } from "./support.js";
 
@@ -41,6 +42,7 @@ describe("home page", () => {
     // The first detection of a user-agent comes from the engine, later ones from the memo.
     expect(res.text).toMatch(/(local engine|memo \(a remembered detection\)) · sample database/);
     expect(res.text).toContain("<strong>Sample data.</strong>");
+    expect(res.text).toContain(`shipped with the package (${SAMPLE_DEVICES} devices)`);
   });
 
   it("serves a phone the smallest hero image that covers its model's display, saying the width is typical", async () => {
