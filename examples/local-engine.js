@@ -2,7 +2,7 @@
 import { LocalEngine, sampleDataFiles, sampleEngine } from "express-handset-detection";
 
 // #region load
-// The sample database in one call (about 230 devices; not the real database) ...
+// The sample database in one call (236 devices; not the real database) ...
 const engine = sampleEngine();
 // ... or any specs + trees pair, e.g. the one `hd3 sync --data-dir ./hd-data` downloads:
 // await LocalEngine.fromFiles("./hd-data/hd3specs.json", "./hd-data/hd3trees.json")

@@ -281,7 +281,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
     case "sample": {
       note(
         context,
-        "using the SAMPLE database (about 230 devices). For the real one: a licence with downloads, then `hd3 sync`.",
+        `using the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: a licence with downloads, then \`hd3 sync\`.`,
       );
       const { sampleDataFiles } = await import("../engine/sample-engine.js");
       const { specsPath, treesPath } = sampleDataFiles();

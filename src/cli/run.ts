@@ -1,6 +1,7 @@
 // Runs one `hd3` command line: dispatch through the command table, help, version, and the one catch.
 
 import { readFileSync } from "node:fs";
+import { SAMPLE_DEVICES } from "../engine/sample-facts.js";
 import { suggestName } from "../suggest.js";
 import { COMMANDS, type CommandSpec } from "./commands/index.js";
 import type { CliIo, CommandContext } from "./context.js";
@@ -29,7 +30,7 @@ export function mainHelp(): string {
     "",
     "Where answers come from (--source auto, the default): synced data in the data directory",
     "(hd3 sync), else the cloud API when HD_USERNAME, HD_SECRET and HD_SITE_ID are set, else the",
-    "embedded SAMPLE database (about 230 devices; not the real database).",
+    `embedded SAMPLE database (${SAMPLE_DEVICES} devices; not the real database).`,
     "",
     "Flags: -h, --help  show help;  -v, --version  print the version.",
     "Run `hd3 <command> --help` for the flags of a command.",

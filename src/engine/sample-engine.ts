@@ -28,7 +28,7 @@ function readSampleFile(file: string): string {
 }
 
 /**
- * A local engine on the SAMPLE database shipped with the package (about 230 well-known devices
+ * A local engine on the SAMPLE database shipped with the package (236 well-known devices
  * and generic fallbacks), loaded synchronously: detection with no account and no download.
  * It is sample data, not the Handset Detection database; for that, sync the real files
  * (`hd3 sync`) and use `LocalEngine.fromFiles` or `cacheDir`. Each call loads a new engine.

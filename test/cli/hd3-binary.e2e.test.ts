@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleEngine } from "../../src/engine/sample-engine.js";
+import { SAMPLE_DEVICES } from "../../src/engine/sample-facts.js";
 import { ApiTestServer } from "../support/api-test-server.js";
 import { outputOf, textOf } from "../support/child-output.js";
 import { GALAXY_S24_UA } from "../support/user-agents.js";
@@ -118,8 +119,7 @@ describe("the hd3 binary piped into a reader that goes away", () => {
     expect(result).toEqual({
       code: 0,
       stdout: "",
-      stderr:
-        "hd3: using the SAMPLE database (about 230 devices). For the real one: a licence with downloads, then `hd3 sync`.\n",
+      stderr: `hd3: using the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: a licence with downloads, then \`hd3 sync\`.\n`,
     });
   });
 });

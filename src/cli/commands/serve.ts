@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { LocalEngine } from "../../engine/local-engine.js";
+import { SAMPLE_DEVICES } from "../../engine/sample-facts.js";
 import { isHdOptionError } from "../../errors.js";
 import type { ApiHttpServer } from "../../server/api-http-server.js";
 import type { ApiServerOptions } from "../../server/api-server.js";
@@ -116,7 +117,7 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
     const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
     note(
       context,
-      "serving the SAMPLE database (about 230 devices). For the real one: `hd3 sync`, then --data-dir.",
+      `serving the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: \`hd3 sync\`, then --data-dir.`,
     );
     return {
       engine,
