@@ -2,7 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import type { HdClientOptions } from "../client/options.js";
-import { SAMPLE_DEVICES } from "../engine/sample-facts.js";
+import { SAMPLE_DEVICES, sampleDataFiles } from "../engine/sample-facts.js";
 import { isHdNotFoundError, sentence } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
@@ -50,7 +50,7 @@ export interface AnswerSource {
 
 /** True when the directory holds a non-empty synced specs file and trees file. */
 async function hasSyncedData(dir: string): Promise<boolean> {
-  const { hasCachedData } = await import("../store/data-store.js");
+  const { hasCachedData } = await import("../store/cached-data.js");
   return hasCachedData(dir);
 }
 
@@ -195,7 +195,7 @@ async function checkedDataDir(
   }
   if (!isDirectory) throw new UsageError(`${givenAs} ${dir} is not a directory.`, context.command);
   if (!(await hasSyncedData(dir))) {
-    const { cachedDataProblem } = await import("../store/data-store.js");
+    const { cachedDataProblem } = await import("../store/cached-data.js");
     const problem = await cachedDataProblem(dir);
     if (problem !== undefined) {
       throw new UsageError(
@@ -236,7 +236,6 @@ export async function localDataFiles(context: CommandContext): Promise<LocalData
     context,
     `using the SAMPLE database (${SAMPLE_DEVICES} devices): most devices will show as generic or unknown. For the real one: a licence with downloads, \`hd3 sync\`, then --data-dir.`,
   );
-  const { sampleDataFiles } = await import("../engine/sample-engine.js");
   const { specsPath, treesPath } = sampleDataFiles();
   return { specsPath, treesPath, label: "sample" };
 }
@@ -283,7 +282,6 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         context,
         `using the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: a licence with downloads, then \`hd3 sync\`.`,
       );
-      const { sampleDataFiles } = await import("../engine/sample-engine.js");
       const { specsPath, treesPath } = sampleDataFiles();
       return openLocal(context, "sample", specsPath, treesPath);
     }

@@ -1,20 +1,12 @@
 // The embedded SAMPLE database: where its files live in the package, and a local engine over them.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { HdDataError } from "../errors.js";
 import type { LocalEngineOptions } from "./engine-options.js";
 import { LocalEngine } from "./local-engine.js";
+import { sampleDataFiles } from "./sample-facts.js";
 
-/** Absolute paths of the sample specs and trees files (`data/sample/` at the package root). */
-export function sampleDataFiles(): { specsPath: string; treesPath: string } {
-  // src/engine/ and dist/engine/ are both two levels below the package root.
-  const dir = new URL("../../data/sample/", import.meta.url);
-  return {
-    specsPath: fileURLToPath(new URL("sample-specs.json", dir)),
-    treesPath: fileURLToPath(new URL("sample-trees.json", dir)),
-  };
-}
+export { sampleDataFiles };
 
 function readSampleFile(file: string): string {
   try {

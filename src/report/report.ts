@@ -2,17 +2,11 @@
 
 import { sampleEngine } from "../engine/sample-engine.js";
 import { createLineDetector } from "./detect-line.js";
+import { BAD_SAMPLES, SAMPLE_CHARS, SNIFF_LINES } from "./limits.js";
 import { type LogFormat, lineParser, sniffFormat } from "./log-formats.js";
 import { type ReportOptions, resolveReportOptions } from "./report-options.js";
 import { type BadLineSample, buildResult, type ReportResult } from "./result.js";
 import { Tally } from "./tally.js";
-
-/** Lines read to tell the format when none is given. */
-export const SNIFF_LINES = 20;
-/** Bad lines kept as samples. */
-export const BAD_SAMPLES = 10;
-/** Longest sample text kept, in characters. */
-export const SAMPLE_CHARS = 500;
 
 /** A report being filled: {@link createReport}. */
 export interface Report {

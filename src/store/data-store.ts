@@ -16,10 +16,10 @@ import {
   optionsObject,
   stringOption,
 } from "../options.js";
+import { cachedDataProblem, hasCachedData, pairUsable } from "./cached-data.js";
 import {
   checkSizes,
   claim,
-  type DataLayout,
   type DataPair,
   FLAT_PAIR_LINK_NAME,
   flatLinkTarget,
@@ -47,6 +47,7 @@ export {
   SPECS_FILE_NAME,
   TREES_FILE_NAME,
 } from "./data-layout.js";
+export { cachedDataProblem, hasCachedData };
 
 /** Options of {@link DataStore}. */
 export interface DataStoreOptions {
@@ -96,64 +97,6 @@ export const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
   matcher: true,
   fileSystem: true,
 };
-
-/** True when both files of `pair` are non-empty files. */
-async function pairUsable(pair: DataPair | undefined, fileSystem: StoreFileSystem): Promise<boolean> {
-  const usable = async (file: string): Promise<boolean> => {
-    try {
-      const info = await fileSystem.stat(file);
-      return info.isFile() && info.size > 0;
-    } catch {
-      return false;
-    }
-  };
-  return pair !== undefined && (await usable(pair.specsFile)) && (await usable(pair.treesFile));
-}
-
-/**
- * True when a cache directory holds a pair to load: the generation its pointer names (or the
- * previous one), else (no pointer) a non-empty `hd3specs.json` and `hd3trees.json`. Whether the
- * pair is valid is for `load` to say. Lets the middleware or CLI choose local or cloud detection.
- */
-export async function hasCachedData(
-  dir: string,
-  fileSystem: StoreFileSystem = nodeStoreFileSystem,
-): Promise<boolean> {
-  let layout: DataLayout;
-  try {
-    layout = await readLayout(dir);
-  } catch {
-    return false;
-  }
-  return (
-    (await pairUsable(layout.current, fileSystem)) ||
-    (layout.pointer && (await pairUsable(layout.previous, fileSystem)))
-  );
-}
-
-/**
- * Why a directory with a pointer holds no pair to load: the pointer is unusable (not JSON, not a
- * pointer), or the generations it names are missing or empty. `undefined` when the directory
- * has a pair to load, or no pointer (nothing was synced there). The flat files beside a pointer
- * are not read, so they are no fallback: this says so instead of "no synced data".
- */
-export async function cachedDataProblem(
-  dir: string,
-  fileSystem: StoreFileSystem = nodeStoreFileSystem,
-): Promise<string | undefined> {
-  let layout: DataLayout;
-  try {
-    layout = await readLayout(dir);
-  } catch (error) {
-    return `${clause(errorMessage(error))}; the files beside it are not read while it is there.`;
-  }
-  if (!layout.pointer) return undefined;
-  if ((await pairUsable(layout.current, fileSystem)) || (await pairUsable(layout.previous, fileSystem))) {
-    return undefined;
-  }
-  const named = [layout.current.generation, layout.previous?.generation].filter((name) => name !== undefined);
-  return `The data pointer ${join(dir, POINTER_FILE_NAME)} names ${named.join(" and ")}, whose files are missing or empty; the files beside it are not read while it is there.`;
-}
 
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
