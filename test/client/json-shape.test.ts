@@ -2,7 +2,7 @@
 
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HdClient } from "../../src/client/index.js";
+import type { HdClient } from "../../src/client/index.js";
 import {
   JsonShapeGuard,
   MAX_DETECT_REPLY_VALUES,
@@ -12,6 +12,7 @@ import {
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { deviceApp, EXPRESS_VERSIONS, IPHONE_UA } from "../middleware/helpers.js";
+import { clientFor } from "../support/api-test-client.js";
 import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 
 /** JSON nested three million arrays deep: 6 MB, under the 8 MiB `maxReplyBytes`. */
@@ -55,15 +56,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** A client of the file's server, on site 42, that logs nothing. */
 function client(): HdClient {
-  return new HdClient({
-    username: server().username,
-    secret: server().secret,
-    siteId: 42,
-    baseUrl: server().url,
-    retries: 0,
-    logger: silentLogger,
-  });
+  return clientFor(server(), { siteId: 42, logger: silentLogger });
 }
 
 /** Spies on JSON.parse; reports the longest text it was given. */

@@ -1,25 +1,18 @@
 // The guarded cloud with the real HdClient: which upstream refusals count toward the circuit breaker.
 
 import { describe, expect, it } from "vitest";
-import { HdClient } from "../../src/client/index.js";
 import { CircuitBreaker } from "../../src/core/breaker.js";
 import { GuardedCloud } from "../../src/core/guarded-cloud.js";
 import { MetricsRecorder } from "../../src/core/metrics.js";
 import { silentLogger } from "../../src/logger.js";
 import { IPHONE_UA } from "../middleware/helpers.js";
+import { clientFor } from "../support/api-test-client.js";
 import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 
 const server = apiTestServerForFile();
 
 function guardedCloud(breaker: CircuitBreaker): GuardedCloud {
-  const cloud = new HdClient({
-    username: server().username,
-    secret: server().secret,
-    siteId: 42,
-    baseUrl: server().url,
-    retries: 0,
-    logger: silentLogger,
-  });
+  const cloud = clientFor(server(), { siteId: 42, logger: silentLogger });
   return new GuardedCloud({
     cloud,
     quota: undefined,

@@ -2,23 +2,18 @@
 
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { HdClient } from "../../src/client/index.js";
+import type { HdClient } from "../../src/client/index.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { clientFor } from "../support/api-test-client.js";
 import { apiTestServerForFile } from "../support/api-test-server-hooks.js";
 import { DESKTOP_UA, deviceApp, EXPRESS_VERSIONS, GOOGLEBOT_SMARTPHONE_UA, IPHONE_UA } from "./helpers.js";
 
 const server = apiTestServerForFile();
 
+/** A client of the file's server, on site 42, that logs nothing. */
 function client(): HdClient {
-  return new HdClient({
-    username: server().username,
-    secret: server().secret,
-    siteId: 42,
-    baseUrl: server().url,
-    retries: 0,
-    logger: silentLogger,
-  });
+  return clientFor(server(), { siteId: 42, logger: silentLogger });
 }
 
 function detectBodies(): Record<string, unknown>[] {
