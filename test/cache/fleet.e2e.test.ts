@@ -1,16 +1,15 @@
 // A fleet sharing one Redis acts as one: one monthly quota, one detection per new device (real redis-server).
 
-import express from "express";
 import { Redis } from "ioredis";
-import request from "supertest";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import type { CacheStore } from "../../src/cache/types.js";
 import type { MemoValue } from "../../src/core/memo.js";
 import { monthOf, QUOTA_HEARTBEAT_MS } from "../../src/core/quota.js";
 import type { Logger } from "../../src/logger.js";
-import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { HandsetDetectionMiddleware } from "../../src/middleware/handset-detection.js";
 import type { ApiServer } from "../../src/server/api-server.js";
+import { fleetApp, visitFleetApp } from "../support/fleet-app.js";
 import {
   missingRedisServer,
   startRedisServer,
@@ -102,22 +101,7 @@ describe.skipIf(skip)("a fleet sharing Redis shares one monthly quota", () => {
     const store = createRedisStore<MemoValue>({ url, keyPrefix, logger: quiet });
     const { memo, settled } = tracked(store);
     instances.push({ store });
-    const middleware = handsetDetection({
-      client: upstream.client(),
-      mode: "cloud",
-      store: memo,
-      logger,
-      timeoutMs: 2_000,
-      ...(monthlyQuota === undefined ? {} : { monthlyQuota }),
-      // Every visit comes from 127.0.0.1: one client, whose own budget is not what this file tests.
-      cloudDetectionsPerClient: false,
-    });
-    const app = express();
-    app.use(middleware);
-    app.get("/", (req, res) => {
-      res.json({ source: req.device.source, status: req.device.status });
-    });
-    return { app, middleware, store, settled };
+    return { ...fleetApp(upstream.client(), memo, logger, monthlyQuota), store, settled };
   }
 
   /** Runs one heartbeat of every instance's quota and waits for their answers. */
@@ -129,11 +113,7 @@ describe.skipIf(skip)("a fleet sharing Redis shares one monthly quota", () => {
 
   const counterKey = (keyPrefix: string) => `${keyPrefix}q:${monthOf(Date.now())}`;
 
-  async function visit(app: express.Express, ua: string): Promise<{ source: string; status: number }> {
-    const res = await request(app).get("/").set("User-Agent", ua);
-    expect(res.status).toBe(200);
-    return res.body;
-  }
+  const visit = visitFleetApp;
 
   const quotaOf = (mw: HandsetDetectionMiddleware) => mw.metrics().quota;
 

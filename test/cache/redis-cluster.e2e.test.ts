@@ -1,15 +1,13 @@
 // A fleet sharing a real three-master Redis Cluster: one quota, one detection per new device, a node stopped mid-run.
 
-import express from "express";
 import { Cluster, type ClusterOptions } from "ioredis";
-import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import { ClientBudget } from "../../src/core/client-budget.js";
 import type { MemoValue } from "../../src/core/memo.js";
 import { monthOf } from "../../src/core/quota.js";
-import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { ApiServer } from "../../src/server/api-server.js";
+import { type FleetAnswer, fleetApp, visitFleetApp } from "../support/fleet-app.js";
 import { startRedisCluster, type TestRedisCluster } from "../support/redis-cluster.js";
 import { missingRedisServer, untilStoreAnswers } from "../support/redis-server.js";
 import { skipWhenMissing } from "../support/requirements.js";
@@ -23,12 +21,6 @@ const CLUSTER_OPTIONS: ClusterOptions = {
   clusterRetryStrategy: (times) => Math.min(50 * 2 ** times, 2_000),
   redisOptions: { maxRetriesPerRequest: 0, connectTimeout: 1_000 },
 };
-
-interface Answer {
-  source: string;
-  status: number;
-  model: string;
-}
 
 const skip = skipWhenMissing("test/cache/redis-cluster.e2e", missingRedisServer());
 
@@ -65,33 +57,10 @@ describe.skipIf(skip)("a fleet sharing a three-master Redis Cluster", () => {
     const client = new Cluster([...cluster.startupNodes], CLUSTER_OPTIONS);
     const store = createRedisStore<MemoValue>({ client, closeClient: true, keyPrefix, logger: quiet });
     stores.push(store);
-    const middleware = handsetDetection({
-      client: upstream.client(),
-      mode: "cloud",
-      store,
-      logger: quiet,
-      timeoutMs: 2_000,
-      ...(monthlyQuota === undefined ? {} : { monthlyQuota }),
-      // Every visit comes from 127.0.0.1: one client, whose own budget is not what this file tests.
-      cloudDetectionsPerClient: false,
-    });
-    const app = express();
-    app.use(middleware);
-    app.get("/", (req, res) => {
-      res.json({
-        source: req.device.source,
-        status: req.device.status,
-        model: req.device.specs.general_model,
-      });
-    });
-    return { app, middleware, store };
+    return { ...fleetApp(upstream.client(), store, quiet, monthlyQuota), store };
   }
 
-  async function visit(app: express.Express, ua: string): Promise<Answer> {
-    const res = await request(app).get("/").set("User-Agent", ua);
-    expect(res.status).toBe(200);
-    return res.body as Answer;
-  }
+  const visit = visitFleetApp;
 
   it("spreads the keys over the three masters", async () => {
     const keyPrefix = `spread-${++prefix}:`;
@@ -168,7 +137,7 @@ describe.skipIf(skip)("a fleet sharing a three-master Redis Cluster", () => {
     await cluster.killNode(1);
     // Requests for known and new devices on every instance, for twice the cluster's node timeout:
     // first the stopped master's slots fail, then the whole cluster refuses (CLUSTERDOWN).
-    const during: Answer[] = [];
+    const during: FleetAnswer[] = [];
     const fresh = userAgents.slice(40, 70);
     const stopAt = Date.now() + 2_500;
     for (let round = 0; Date.now() < stopAt && round < fresh.length; round++) {
