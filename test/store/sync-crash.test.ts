@@ -172,10 +172,11 @@ function orphanLeftovers(): void {
       return "";
     }
   })();
+  // The pid between its separators: the same digits may also appear in a generation's time.
+  const ownPid = new RegExp(`([-.])${process.pid}-`);
   for (const name of readdirSync(dir)) {
-    const ours = name.includes(`-${process.pid}-`) || name.includes(`.${process.pid}-`);
-    if (!ours || pointer.includes(name) || name === linked) continue;
-    renameSync(join(dir, name), join(dir, name.replace(String(process.pid), String(DEAD_PID))));
+    if (!ownPid.test(name) || pointer.includes(name) || name === linked) continue;
+    renameSync(join(dir, name), join(dir, name.replace(ownPid, `$1${DEAD_PID}-`)));
   }
 }
 
