@@ -102,7 +102,7 @@ export class QuotaGuard {
   /** The most this process may spend alone, and what it has spent, in this outage. */
   #share = 0;
   #spentAlone = 0;
-  /** After an outage, until `#othersUntil`: what the other instances may have spent alone and not added yet. */
+  /** What the other instances may spend alone in this outage; after it, until `#othersUntil`, counted as spent. */
   #othersAlone = 0;
   #othersUntil = 0;
   #fleetSize = 1;
@@ -138,10 +138,19 @@ export class QuotaGuard {
     this.#month = month;
     this.#seen = 0;
     this.#pending = 0;
-    // A new month while alone: this process's share of the whole new budget.
-    this.#share = Math.floor(this.#limit / this.#fleetSize);
-    this.#spentAlone = 0;
+    this.#shareOut(this.#limit); // a new month while alone: shares of the whole new budget
     this.#othersUntil = 0;
+  }
+
+  /**
+   * Divides what is `left` between the instances as last seen: this process's share, and what the
+   * others may spend alone. Fixed here, when an outage (or a month in one) begins: a store that
+   * comes back empty has lost its record of the instances too.
+   */
+  #shareOut(left: number): void {
+    this.#share = Math.floor(left / this.#fleetSize);
+    this.#othersAlone = (this.#fleetSize - 1) * this.#share;
+    this.#spentAlone = 0;
   }
 
   /** The fleet's total as known, with what the others may still have to add after an outage. */
@@ -253,7 +262,6 @@ export class QuotaGuard {
   /** The counter answers again: what this process counted alone is being added; the others' may not be yet. */
   #backTogether(): void {
     this.#alone = false;
-    this.#othersAlone = (this.#fleetSize - 1) * this.#share;
     this.#othersUntil = this.#now() + RECOVERY_MS;
   }
 
@@ -316,8 +324,7 @@ export class QuotaGuard {
     if (!this.#alone) {
       this.#alone = true;
       const left = Math.max(0, this.#limit - this.#seen - this.#pending);
-      this.#share = Math.floor(left / this.#fleetSize);
-      this.#spentAlone = 0;
+      this.#shareOut(left);
       this.#onCountingAlone?.(this.#lastError, { share: this.#share, left, fleetSize: this.#fleetSize });
     }
     if (this.#spentAlone >= this.#share) return false;

@@ -311,6 +311,25 @@ describe("QuotaGuard counting alone in a fleet", () => {
     expect([await a.take(), await b.take()]).toEqual([false, false]);
   });
 
+  it("counts the others' shares as spent after the counter returns empty, the fleet's announcements lost with it", async () => {
+    time = Date.parse("2024-05-10T10:00:30Z");
+    const { counter, guards } = fleet(2, 8);
+    const [a, b] = guards as [QuotaGuard, QuotaGuard];
+    await takes(a, 3);
+    await takes(b, 3);
+    await meet(guards);
+    counter.down = true;
+    expect([await takes(a, 3), await takes(b, 3)]).toEqual([1, 1]); // (8 - 6) / 2 each
+    counter.totals.clear(); // Redis restarted without persistence: the count and the announcements are gone
+    counter.down = false;
+    await a.heartbeat(); // reads a fleet of 1 (its own announcement of this minute is lost) and restores the 6
+    expect(counter.totals.get("q:2024-05")).toBe(7);
+    expect(a.used).toBe(8); // b's detection made alone is not in the counter yet
+    expect(await a.take()).toBe(false);
+    await b.heartbeat();
+    expect(counter.totals.get("q:2024-05")).toBe(8);
+  });
+
   it("still detects after an outage while the others' shares leave room", async () => {
     time = Date.parse("2024-05-10T10:00:30Z");
     const { counter, guards } = fleet(2, 20);
