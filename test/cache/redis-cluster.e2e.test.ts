@@ -136,18 +136,19 @@ describe.skipIf(skip)("a fleet sharing a three-master Redis Cluster", () => {
 
     await cluster.killNode(1);
     // Requests for known and new devices on every instance, for twice the cluster's node timeout:
-    // first the stopped master's slots fail, then the whole cluster refuses (CLUSTERDOWN).
+    // first the stopped master's slots fail, then the whole cluster refuses (CLUSTERDOWN). At
+    // least three rounds however slow the machine: a request for a new device waits out the
+    // store's command timeout on each of its Redis calls in turn.
     const during: FleetAnswer[] = [];
     const fresh = userAgents.slice(40, 70);
     const stopAt = Date.now() + 2_500;
-    for (let round = 0; Date.now() < stopAt && round < fresh.length; round++) {
+    for (let round = 0; (round < 3 || Date.now() < stopAt) && round < fresh.length; round++) {
       const batch = fleet.map((i, k) =>
         visit(i.app, k === 0 ? (fresh[round] as string) : (known[(round + k) % known.length] as string)),
       );
       during.push(...(await Promise.all(batch)));
     }
     const failedStoreCalls = fleet.reduce((sum, i) => sum + i.store.stats.errors, 0) - errorsBefore;
-    expect(during.length).toBeGreaterThanOrEqual(9);
     // Failed open: every request had its device, from the cloud or this instance's memo of it.
     expect(during.every((d) => d.status === 0 && d.model !== "")).toBe(true);
     expect(failedStoreCalls).toBeGreaterThan(0);
