@@ -292,7 +292,8 @@ describe("QuotaGuard counting alone in a fleet", () => {
     expect(a.used).toBe(4);
   });
 
-  it("counts the others' shares as spent for a while after the counter returns, until they have added theirs", async () => {
+  /** Two instances, quota 8, 3 detections each; then the counter goes down and each makes its share, 1, alone. */
+  async function outageOfTwo() {
     time = Date.parse("2024-05-10T10:00:30Z");
     const { counter, guards } = fleet(2, 8);
     const [a, b] = guards as [QuotaGuard, QuotaGuard];
@@ -301,6 +302,11 @@ describe("QuotaGuard counting alone in a fleet", () => {
     await meet(guards);
     counter.down = true;
     expect([await takes(a, 3), await takes(b, 3)]).toEqual([1, 1]); // (8 - 6) / 2 each
+    return { counter, a, b };
+  }
+
+  it("counts the others' shares as spent for a while after the counter returns, until they have added theirs", async () => {
+    const { counter, a, b } = await outageOfTwo();
     counter.down = false;
     // a is back first: b's detection made alone is not in the counter yet, yet the quota is spent.
     expect(await a.take()).toBe(false);
@@ -312,14 +318,7 @@ describe("QuotaGuard counting alone in a fleet", () => {
   });
 
   it("counts the others' shares as spent after the counter returns empty, the fleet's announcements lost with it", async () => {
-    time = Date.parse("2024-05-10T10:00:30Z");
-    const { counter, guards } = fleet(2, 8);
-    const [a, b] = guards as [QuotaGuard, QuotaGuard];
-    await takes(a, 3);
-    await takes(b, 3);
-    await meet(guards);
-    counter.down = true;
-    expect([await takes(a, 3), await takes(b, 3)]).toEqual([1, 1]); // (8 - 6) / 2 each
+    const { counter, a, b } = await outageOfTwo();
     counter.totals.clear(); // Redis restarted without persistence: the count and the announcements are gone
     counter.down = false;
     await a.heartbeat(); // reads a fleet of 1 (its own announcement of this minute is lost) and restores the 6
