@@ -107,8 +107,9 @@ describe.skipIf(!existsSync("/proc/self/fd"))("hd3 serve with `ulimit -n 64`", (
     const idleSockets = openSockets(pid);
     await Promise.all(Array.from({ length: STALLED }, () => stalledDownload(port)));
     // While the burst holds every descriptor, Node (libuv) closes the connections still waiting to
-    // be accepted, unanswered. A download's file opens only after that backlog was emptied; once
-    // the server holds no more than the four downloads' sockets, the burst is taken.
+    // be accepted, unanswered. Every connection of the burst was made before this wait, so once a
+    // download has its file open and the server holds no more sockets than the four downloads',
+    // the burst is taken.
     let downloadsStarted = false;
     await until(() => {
       if (dataFileHandles(pid) > 0) downloadsStarted = true;
