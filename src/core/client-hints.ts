@@ -2,6 +2,7 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { type BareItem, type Item, parseItem, parseList } from "structured-headers";
+import type { Writable } from "../writable.js";
 import type { HintTarget } from "./evidence-table.js";
 
 /** One entry of `Sec-CH-UA` or `Sec-CH-UA-Full-Version-List`. */
@@ -127,7 +128,7 @@ function brandsHint(headers: IncomingHttpHeaders, name: string): BrandVersion[] 
  * // { model: "SM-S928B", mobile: true }
  */
 export function parseClientHints(headers: IncomingHttpHeaders): ClientHints {
-  const hints: { -readonly [K in keyof ClientHints]: ClientHints[K] } = {};
+  const hints: Writable<ClientHints> = {};
   const brands = brandsHint(headers, "sec-ch-ua");
   if (brands !== undefined) hints.brands = brands;
   const mobile = booleanHint(headers, "sec-ch-ua-mobile");

@@ -9,6 +9,7 @@ import {
   type RulesResult,
 } from "../rules/index.js";
 import type { Detector, DetectParams, DetectReply } from "../types.js";
+import type { Writable } from "../writable.js";
 import { foundSpecificDevice } from "./bots.js";
 import { checkReply, type DecidedBy } from "./device.js";
 import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
@@ -56,18 +57,16 @@ export function completeReply(
   answeredBy?: Detector,
 ): CompletedReply {
   const reply = checkReply(raw);
-  const rules: RuleEvidence =
-    answeredBy === undefined
-      ? { userAgent: evidence.userAgent, headers: input.headers, hints: input.hints, screen: evidence.screen }
-      : {
-          userAgent: evidence.userAgent,
-          headers: input.headers,
-          hints: input.hints,
-          screen: evidence.screen,
-          specificDevice: () => foundSpecificDevice(reply, answeredBy, input.headers),
-        };
+  const rules: RuleEvidence = {
+    userAgent: evidence.userAgent,
+    headers: input.headers,
+    hints: input.hints,
+    screen: evidence.screen,
+    specificDevice:
+      answeredBy === undefined ? undefined : () => foundSpecificDevice(reply, answeredBy, input.headers),
+  };
   const result = applyRules(reply, rules, catalog);
-  const completed: { -readonly [K in keyof CompletedReply]: CompletedReply[K] } = {
+  const completed: Writable<CompletedReply> = {
     reply: result.reply,
     decisions: result.decisions,
     decidedBy: decidedBy(input, evidence, result.decisions),
@@ -102,7 +101,7 @@ function completed(
 ): DetectWithEvidenceReply {
   const done = completeReply(raw, evidence, input, catalogOf(detector), detector);
   // Fields set after the spread, not spread from conditional objects: one object, one shape.
-  const reply: { -readonly [K in keyof DetectWithEvidenceReply]: DetectWithEvidenceReply[K] } = {
+  const reply: Writable<DetectWithEvidenceReply> = {
     ...done.reply,
     decidedBy: done.decidedBy,
     decisions: done.decisions,

@@ -5,10 +5,9 @@ import { HdOptionError } from "../errors.js";
 import { hasPairSync, SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-layout.js";
 import type { Detector } from "../types.js";
 import { type DirEngineHandle, type EngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
+import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
 
 export type { EngineHandle } from "./dir-engine.js";
-
-import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
 
 /** A handle on an engine that is already loaded. */
 export function loadedEngine(engine: Detector): EngineHandle {

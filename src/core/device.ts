@@ -11,6 +11,7 @@ import {
   type GeoIp,
   type ProductInfo,
 } from "../types.js";
+import type { Writable } from "../writable.js";
 import type { DeviceClassName } from "./device-classes.js";
 import type { DeviceScreen } from "./page-script-cookie.js";
 
@@ -145,7 +146,7 @@ export function buildDevice(
   const detected = reply.hd_specs ?? EMPTY_SPECS;
   const specs = visitor === undefined ? detected : specsInLanguage(detected, visitor.language);
   const cls: DeviceClass = reply.class || specs.general_type || "Unknown";
-  const device: { -readonly [K in keyof Device]: Device[K] } = {
+  const device: Writable<Device> = {
     specs,
     class: cls,
     productInfo: reply.product_info,

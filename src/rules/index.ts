@@ -3,6 +3,7 @@
 import { identifyBot } from "../core/bots.js";
 import { EMPTY_SPECS } from "../core/device.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
+import type { Writable } from "../writable.js";
 import { browserVersion } from "./browser-version.js";
 import { deviceClass } from "./device-class.js";
 import { frozenOsVersion } from "./frozen-os-version.js";
@@ -124,8 +125,6 @@ export function applyRules(
   if (candidates !== undefined) result.candidates = candidates;
   return withBot(result, evidence, specific);
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** `result` with the crawler the request comes from, when it comes from one. */
 function withBot(result: Writable<RulesResult>, evidence: RuleEvidence, specific: boolean): RulesResult {

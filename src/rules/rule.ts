@@ -18,9 +18,9 @@ export interface RuleEvidence {
    * Whether the detector found a specific device by its own evidence (for the local engine: not
    * only through the fallback tree that maps whole families to one record), or a function that
    * tells it, asked at most once and only for a reply naming a vendor other than `Generic` and a
-   * model. When absent, such a reply counts as a specific device.
+   * model. When absent or undefined, such a reply counts as a specific device.
    */
-  readonly specificDevice?: boolean | (() => boolean);
+  readonly specificDevice?: boolean | (() => boolean) | undefined;
 }
 
 /** Device records a rule may consult (the local engine's database), e.g. to name a model from the screen. */
