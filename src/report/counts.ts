@@ -106,18 +106,29 @@ export function bumpUnknownAgent(map: Map<string, number>, userAgent: string, n:
   for (const [key, value] of kept) map.set(key, value);
 }
 
+/** The period at `index`, made empty when missing. */
+function periodAt(periods: Map<number, PeriodCounts>, index: number): PeriodCounts {
+  let period = periods.get(index);
+  if (period === undefined) {
+    period = { requests: 0, devices: new Set() };
+    periods.set(index, period);
+  }
+  return period;
+}
+
+/** Adds `period`'s requests and devices to the period at `index`. */
+function addPeriod(periods: Map<number, PeriodCounts>, index: number, period: PeriodCounts): void {
+  const target = periodAt(periods, index);
+  target.requests += period.requests;
+  for (const device of period.devices) target.devices.add(device);
+}
+
 /** Re-buckets `counts.periods` to a wider `bucketMs`. */
 export function widenPeriods(counts: Counts, bucketMs: number): void {
   if (bucketMs <= counts.bucketMs) return;
   const wider = new Map<number, PeriodCounts>();
   for (const [index, period] of counts.periods) {
-    const at = Math.floor((index * counts.bucketMs) / bucketMs);
-    const target = wider.get(at);
-    if (target === undefined) wider.set(at, { requests: period.requests, devices: new Set(period.devices) });
-    else {
-      target.requests += period.requests;
-      for (const device of period.devices) target.devices.add(device);
-    }
+    addPeriod(wider, Math.floor((index * counts.bucketMs) / bucketMs), period);
   }
   counts.periods = wider;
   counts.bucketMs = bucketMs;
@@ -151,15 +162,7 @@ export function mergeCounts(into: Counts, from: Counts): void {
   widenPeriods(into, width);
   const other = { ...from, periods: new Map(from.periods) };
   widenPeriods(other, width);
-  for (const [index, period] of other.periods) {
-    const target = into.periods.get(index);
-    if (target === undefined)
-      into.periods.set(index, { requests: period.requests, devices: new Set(period.devices) });
-    else {
-      target.requests += period.requests;
-      for (const device of period.devices) target.devices.add(device);
-    }
-  }
+  for (const [index, period] of other.periods) addPeriod(into.periods, index, period);
   boundPeriods(into);
   for (const name of [
     "classes",
@@ -258,11 +261,7 @@ export function sumPackedCounts(all: readonly PackedCounts[]): Counts {
     const { deviceKeys, periods, ...rest } = packed;
     mergeCounts(sum, { ...rest, periods: new Map() });
     for (const { index, requests, devices } of periods) {
-      let target = sum.periods.get(index);
-      if (target === undefined) {
-        target = { requests: 0, devices: new Set() };
-        sum.periods.set(index, target);
-      }
+      const target = periodAt(sum.periods, index);
       target.requests += requests;
       for (const id of devices) target.devices.add(deviceKeys[id] as string);
     }
