@@ -1,11 +1,12 @@
 // `hd3 serve` under a low file-descriptor limit: downloads nobody reads are capped per account and cut, and everyone else is answered.
 
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestHeader } from "../server/digest-header.js";
 import { rawExchange } from "../server/support/raw-http.js";
+import { openDescriptors } from "../support/open-descriptors.js";
 import { REPO_ROOT } from "./support/hd3-binary.js";
 import { SERVE_USERS, type ServeFixture, serveFixture } from "./support/hd3-serve.js";
 
@@ -58,19 +59,6 @@ async function legitimate(port: number, path: string): Promise<number | undefine
   const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${digestHeader(bob.username, bob.secret, "GET", path)}\r\nConnection: close\r\n\r\n`;
   const { replies } = await rawExchange(port, request, { timeoutMs: 10_000 });
   return replies[0]?.status;
-}
-
-/** How many of the server's open descriptors point at a target starting with `prefix`, from /proc. */
-function openDescriptors(pid: number, prefix: string): number {
-  let count = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(prefix)) count++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return count;
 }
 
 const dataFileHandles = (pid: number) => openDescriptors(pid, dataDir);

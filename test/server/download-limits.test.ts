@@ -1,6 +1,6 @@
 // Downloads nobody reads: cut after sendTimeoutMs with their file closed; an account's downloads in progress capped at maxDownloadsPerUser.
 
-import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApiHttpServer } from "../../src/server/api-http-server.js";
 import type { ApiHttpServer } from "../../src/server/index.js";
+import { openDescriptors } from "../support/open-descriptors.js";
 import { digestHeader } from "./digest-header.js";
 import { FakeEngine } from "./fake-engine.js";
 import { rawExchange } from "./support/raw-http.js";
@@ -71,16 +72,7 @@ async function stalledDownload(user = alice): Promise<{ socket: Socket; closed: 
 
 /** The file descriptors of this process open on the trees file (Linux; `undefined` elsewhere). */
 function treesHandles(): number | undefined {
-  if (!existsSync("/proc/self/fd")) return undefined;
-  let count = 0;
-  for (const fd of readdirSync("/proc/self/fd")) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === join(dataDir, "hd3trees.json")) count++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return count;
+  return existsSync("/proc/self/fd") ? openDescriptors("self", join(dataDir, "hd3trees.json")) : undefined;
 }
 
 async function until(condition: () => boolean): Promise<void> {
