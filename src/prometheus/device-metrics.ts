@@ -22,6 +22,15 @@ export interface DeviceMetricsSource {
   metrics(): HandsetDetectionMetrics;
 }
 
+/** A gauge of a figure the snapshot holds only under some options: in a scrape only when it does. */
+function optionalGauge(
+  name: string,
+  help: string,
+  figure: (m: HandsetDetectionMetrics) => number | undefined,
+): Series<HandsetDetectionMetrics> {
+  return { name, help, type: "gauge", read: (m) => figure(m) ?? 0, when: (m) => figure(m) !== undefined };
+}
+
 /** Every counter and gauge, in the order a scrape shows them. */
 const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
   {
@@ -81,34 +90,22 @@ const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
     type: "counter",
     read: (m) => m.memo.peerAnswers,
   },
-  {
-    name: "memo_entries",
-    help: "Entries the in-memory memo holds.",
-    type: "gauge",
-    read: (m) => m.memo.size ?? 0,
-    when: (m) => m.memo.size !== undefined,
-  },
-  {
-    name: "memo_max_entries",
-    help: "Most entries the in-memory memo holds (cacheSize).",
-    type: "gauge",
-    read: (m) => m.memo.maxEntries ?? 0,
-    when: (m) => m.memo.maxEntries !== undefined,
-  },
-  {
-    name: "memo_bytes",
-    help: "Bytes the in-memory memo's entries are estimated to take.",
-    type: "gauge",
-    read: (m) => m.memo.bytes ?? 0,
-    when: (m) => m.memo.bytes !== undefined,
-  },
-  {
-    name: "memo_max_bytes",
-    help: "Most bytes the in-memory memo holds (cacheMaxBytes).",
-    type: "gauge",
-    read: (m) => m.memo.maxBytes ?? 0,
-    when: (m) => m.memo.maxBytes !== undefined,
-  },
+  optionalGauge("memo_entries", "Entries the in-memory memo holds.", (m) => m.memo.size),
+  optionalGauge(
+    "memo_max_entries",
+    "Most entries the in-memory memo holds (cacheSize).",
+    (m) => m.memo.maxEntries,
+  ),
+  optionalGauge(
+    "memo_bytes",
+    "Bytes the in-memory memo's entries are estimated to take.",
+    (m) => m.memo.bytes,
+  ),
+  optionalGauge(
+    "memo_max_bytes",
+    "Most bytes the in-memory memo holds (cacheMaxBytes).",
+    (m) => m.memo.maxBytes,
+  ),
   {
     name: "cloud_calls_total",
     help: "Detect calls sent to the cloud.",
@@ -160,27 +157,17 @@ const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
     type: "counter",
     read: (m) => m.breaker.opens,
   },
-  {
-    name: "quota_limit",
-    help: "Cloud detections allowed per calendar month (monthlyQuota).",
-    type: "gauge",
-    read: (m) => m.quota?.monthlyQuota ?? 0,
-    when: (m) => m.quota !== undefined,
-  },
-  {
-    name: "quota_used",
-    help: "Cloud detections counted this month (UTC), for the fleet when shared.",
-    type: "gauge",
-    read: (m) => m.quota?.used ?? 0,
-    when: (m) => m.quota !== undefined,
-  },
-  {
-    name: "quota_remaining",
-    help: "Cloud detections left this month (UTC).",
-    type: "gauge",
-    read: (m) => m.quota?.remaining ?? 0,
-    when: (m) => m.quota !== undefined,
-  },
+  optionalGauge(
+    "quota_limit",
+    "Cloud detections allowed per calendar month (monthlyQuota).",
+    (m) => m.quota?.monthlyQuota,
+  ),
+  optionalGauge(
+    "quota_used",
+    "Cloud detections counted this month (UTC), for the fleet when shared.",
+    (m) => m.quota?.used,
+  ),
+  optionalGauge("quota_remaining", "Cloud detections left this month (UTC).", (m) => m.quota?.remaining),
   {
     name: "quota_shared",
     help: "1 while the memo store counts the quota for the whole fleet (Redis answers).",
