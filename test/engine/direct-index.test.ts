@@ -59,4 +59,29 @@ describe("direct tree index", () => {
     expect(index.get("ééé")).toBe("3");
     expect(index.get("abc")).toBeUndefined();
   });
+
+  it("answers a repeated value from the one it remembers, and never for a value that only shares its hash", () => {
+    const tail = "0123456789abcdefghij";
+    const tree = new Map([
+      [`nokia${tail}`, "1"],
+      [`sony${tail}`, "2"],
+    ]);
+    const index = new DirectIndex(tree);
+    // Each value twice in a row: the second lookup is answered from the remembered value.
+    for (const round of [1, 2]) {
+      for (const raw of [`Nokia/${tail}`, `Nokia/${tail}`, `N.O.K.I.A ${tail}`, `N.O.K.I.A ${tail}`]) {
+        expect(index.get(raw), `${raw} (round ${round})`).toBe("1");
+      }
+      expect(index.get(`SONY-${tail}`)).toBe("2");
+      expect(index.get(`SONY-${tail}`)).toBe("2");
+      // The same last 16 characters (so the same hash), another key: compared, never remembered.
+      expect(index.get(`nokiaa${tail}`)).toBeUndefined();
+      expect(index.get(`nokiaa${tail}`)).toBeUndefined();
+      expect(index.get(`x${tail}`)).toBeUndefined();
+      // Too long to remember (padded with deleted characters): answered by the comparison each time.
+      const padded = `Nokia${" ".repeat(300)}${tail}`;
+      expect(index.get(padded)).toBe("1");
+      expect(index.get(padded)).toBe("1");
+    }
+  });
 });
