@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { LocalEngine } from "../../engine/local-engine.js";
-import { SAMPLE_DEVICES } from "../../engine/sample-facts.js";
+import { SAMPLE_DEVICES, sampleDataFiles } from "../../engine/sample-facts.js";
 import { isHdOptionError } from "../../errors.js";
 import type { ApiHttpServer } from "../../server/api-http-server.js";
 import type { ApiServerOptions } from "../../server/api-server.js";
@@ -111,7 +111,6 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
         context.command,
       );
     }
-    const { sampleDataFiles } = await import("../../engine/sample-engine.js");
     const { specsPath, treesPath } = sampleDataFiles();
     const { LocalEngine } = await import("../../engine/local-engine.js");
     const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
