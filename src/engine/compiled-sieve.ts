@@ -1,11 +1,11 @@
 // The fast matcher: two automatons (device trees, extra trees), each read once per header value.
 
-import { automatonTablesSteps, type SieveNormalisation } from "./automaton-tables.js";
+import { automatonTablesSteps, CLASS_ENTRIES, shareTables } from "./automaton-tables.js";
 import { DirectIndex } from "./direct-index.js";
 import type { SieveMatcher } from "./naive-sieve.js";
 import { SieveAutomaton } from "./sieve-automaton.js";
 import { runToEnd, type Steps } from "./slices.js";
-import type { SieveTree, TreesData } from "./tree-data.js";
+import type { TreesData } from "./tree-data.js";
 
 /** Builds a {@link CompiledSieve} as steps, pausing while the automatons are compiled (see `runInSlices`). */
 export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
@@ -20,18 +20,17 @@ interface CompiledSieveParts {
   profile0: DirectIndex;
 }
 
-/** An automaton over `trees`, its tables built in steps. */
-function* automatonSteps(
-  trees: readonly SieveTree[],
-  normalisation: SieveNormalisation,
-): Steps<SieveAutomaton> {
-  return new SieveAutomaton(trees, normalisation, yield* automatonTablesSteps(trees, normalisation));
-}
-
 function* partsSteps(trees: TreesData): Steps<CompiledSieveParts> {
-  const device = yield* automatonSteps([trees.ua0, trees.ua1], "device");
+  // The extra tables first: the device rows go after theirs, in one shared array (see `shareTables`).
+  const extraTrees = [trees.platform, trees.browser];
+  const extraTables = yield* automatonTablesSteps(extraTrees, "extra", CLASS_ENTRIES);
   yield;
-  const extra = yield* automatonSteps([trees.platform, trees.browser], "extra");
+  const deviceTrees = [trees.ua0, trees.ua1];
+  const deviceTables = yield* automatonTablesSteps(deviceTrees, "device", extraTables.delta.length);
+  yield;
+  const table = shareTables(deviceTables, extraTables);
+  const device = new SieveAutomaton(deviceTrees, "device", deviceTables, table);
+  const extra = new SieveAutomaton(extraTrees, "extra", extraTables, table);
   yield;
   const opera0 = new DirectIndex(trees.opera0);
   yield;
@@ -54,8 +53,6 @@ export class CompiledSieve implements SieveMatcher {
   /** Automaton over the extra sieve trees. */
   readonly extraAutomaton: SieveAutomaton;
 
-  /** Both automatons' character classes in one table, for the paired scan. */
-  private readonly pairClass: Int32Array | undefined;
   private readonly opera0: DirectIndex;
   private readonly profile0: DirectIndex;
 
@@ -63,7 +60,6 @@ export class CompiledSieve implements SieveMatcher {
   constructor(trees: TreesData, parts = runToEnd(partsSteps(trees))) {
     this.deviceAutomaton = parts.device;
     this.extraAutomaton = parts.extra;
-    this.pairClass = SieveAutomaton.pairClasses(this.deviceAutomaton, this.extraAutomaton);
     this.opera0 = parts.opera0;
     this.profile0 = parts.profile0;
   }
@@ -83,7 +79,7 @@ export class CompiledSieve implements SieveMatcher {
 
   /** Reads the value with both automatons at once: its extras are usually wanted next. */
   device(raw: string): number {
-    SieveAutomaton.scanPair(this.deviceAutomaton, this.extraAutomaton, this.pairClass, raw);
+    SieveAutomaton.scanPair(this.deviceAutomaton, this.extraAutomaton, raw);
     return this.deviceAutomaton.best[0]!;
   }
 

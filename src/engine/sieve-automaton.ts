@@ -1,12 +1,19 @@
 // Aho-Corasick automaton over every filter and match key of some sieve trees, with normalisation built in.
 
-import type { AutomatonTables, SieveNormalisation } from "./automaton-tables.js";
+import { type AutomatonTables, CLASS_BITS, type SieveNormalisation } from "./automaton-tables.js";
 import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import type { SieveTree } from "./tree-data.js";
 
 export type { SieveNormalisation } from "./automaton-tables.js";
 
 const NONE = 0x7fffffff;
+
+// Module constants, which the optimising compiler folds into the scan loops (an imported binding
+// it reads and checks on every character).
+/** Where the extra automaton's class sits in a class entry. */
+const EXTRA_CLASS_SHIFT = CLASS_BITS;
+/** Keeps one class out of a class entry once shifted. */
+const CLASS_MASK = (1 << CLASS_BITS) - 1;
 
 /** Entries of the key-end buffer kept between scans: room for any usual header value. */
 const MIN_HIT_ROOM = 1024;
@@ -17,10 +24,11 @@ const MIN_HIT_ROOM = 1024;
  * order whose match key and whose filter key both occur in the normalised value. That is exactly
  * the naive walk's answer, because rule numbers follow (filter, match) document order.
  *
- * Layout: see `AutomatonTables` (automaton-tables.ts). The hot loop is one dependent table read
- * per character; when it enters a state where keys end it only notes the state, and
- * {@link finish} reads what those keys stand for after the loop, so the loop never waits on
- * `hitData` (with the hit column moved to the front of a row, ~3 % more detections per
+ * Layout: see `AutomatonTables` and `shareTables` (automaton-tables.ts): a device automaton and
+ * an extra automaton read their classes and rows from one shared array. The hot loop is one
+ * dependent table read per character; when it enters a state where keys end it only notes the
+ * state, and {@link finish} reads what those keys stand for after the loop, so the loop never
+ * waits on `hitData` (with the hit column moved to the front of a row, ~3 % more detections per
  * CPU-second than recording keys inside the loop; a branch-free loop that notes every state
  * measured slower, as did reading each half of the value in its own chain). Per scan, keys found
  * are stamped (no clearing, no allocation).
@@ -36,8 +44,12 @@ export class SieveAutomaton {
   private readonly stride: number;
   private readonly hitColumn: number;
   private readonly deletedClass: number;
-  private readonly classOf: Int32Array;
-  private readonly delta: Int32Array;
+  /** The shared array: class entries, then rows (see `shareTables`). */
+  private readonly table: Int32Array;
+  /** Where this automaton's class sits in a class entry: 0 (device) or {@link CLASS_BITS} (extra). */
+  private readonly classShift: number;
+  /** Offset of the root's row in {@link table}. */
+  private readonly root: number;
   private readonly hitData: Int32Array;
   /** Per filter instance: the stamp of the last scan that saw its key. */
   private readonly filterStamp: Int32Array;
@@ -52,29 +64,30 @@ export class SieveAutomaton {
   /** Number of automaton states (for memory figures). */
   readonly states: number;
 
-  /** `tables` are `automatonTablesSteps(trees, normalisation)` run to the end (see compiled-sieve.ts). */
-  constructor(trees: readonly SieveTree[], normalisation: SieveNormalisation, tables: AutomatonTables) {
+  /**
+   * `tables` are `automatonTablesSteps(trees, normalisation, rowsAt)` run to the end, and `table`
+   * the array `shareTables` made of them and the other automaton's (see compiled-sieve.ts). The
+   * device automaton's classes are the low bits of a class entry, the extra automaton's the high.
+   */
+  constructor(
+    trees: readonly SieveTree[],
+    normalisation: SieveNormalisation,
+    tables: AutomatonTables,
+    table: Int32Array,
+  ) {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
     this.best = new Int32Array(trees.length).fill(-1);
     this.stride = tables.stride;
     this.hitColumn = tables.hitColumn;
     this.deletedClass = tables.deletedClass;
-    this.classOf = tables.classOf;
-    this.delta = tables.delta;
+    this.table = table;
+    this.classShift = normalisation === "extra" ? EXTRA_CLASS_SHIFT : 0;
+    this.root = tables.rowsAt;
     this.hitData = tables.hitData;
     this.states = tables.states;
     this.filterStamp = new Int32Array(tables.filters);
     this.hits = new Int32Array(MIN_HIT_ROOM);
-  }
-
-  /** Bytes held by the automaton's typed arrays. */
-  get byteSize(): number {
-    let total = 0;
-    for (const array of [this.classOf, this.delta, this.hitData, this.filterStamp, this.hits]) {
-      total += array.byteLength;
-    }
-    return total;
   }
 
   /** Forgets the last scan, so the next `scan` reads its value even if it is the same string. */
@@ -92,13 +105,13 @@ export class SieveAutomaton {
       while (start < end && isTrimmable(raw.charCodeAt(start))) start++;
       while (end > start && isTrimmable(raw.charCodeAt(end - 1))) end--;
     }
-    const classOf = this.classOf;
-    const delta = this.delta;
+    const table = this.table;
+    const shift = this.classShift;
     const hits = this.hits;
     let count = this.hitCount;
-    let state = 0;
+    let state = this.root;
     for (let i = start; i < end; i++) {
-      const entry = delta[state + classOf[raw.charCodeAt(i)]!]!;
+      const entry = table[state + ((table[raw.charCodeAt(i)]! >>> shift) & CLASS_MASK)]!;
       if (entry >= 0) {
         state = entry;
       } else {
@@ -113,18 +126,11 @@ export class SieveAutomaton {
   /**
    * Reads one raw value with a device automaton and an extra automaton in the same loop, leaving
    * both results as two `scan` calls would. The two transition chains are independent, so the
-   * processor overlaps them: nearly two scans for the price of one. `pairClass` comes from
-   * {@link pairClasses} for these two automatons.
+   * processor overlaps them: nearly two scans for the price of one. The two must share one table.
    */
-  static scanPair(
-    device: SieveAutomaton,
-    extra: SieveAutomaton,
-    pairClass: Int32Array | undefined,
-    raw: string,
-  ): void {
+  static scanPair(device: SieveAutomaton, extra: SieveAutomaton, raw: string): void {
     const length = raw.length;
     if (
-      pairClass === undefined ||
       raw === device.lastRaw ||
       raw === extra.lastRaw ||
       device.trim ||
@@ -137,18 +143,17 @@ export class SieveAutomaton {
     }
     device.begin(raw);
     extra.begin(raw);
-    const dDelta = device.delta;
-    const eDelta = extra.delta;
+    const table = device.table;
     const dHits = device.hits;
     const eHits = extra.hits;
     let dCount = device.hitCount;
     let eCount = extra.hitCount;
-    let dState = 0;
-    let eState = 0;
+    let dState = device.root;
+    let eState = extra.root;
     for (let i = 0; i < length; i++) {
-      const classes = pairClass[raw.charCodeAt(i)]!;
-      const dEntry = dDelta[dState + (classes & 0xffff)]!;
-      const eEntry = eDelta[eState + (classes >>> 16)]!;
+      const classes = table[raw.charCodeAt(i)]!;
+      const dEntry = table[dState + (classes & CLASS_MASK)]!;
+      const eEntry = table[eState + (classes >>> EXTRA_CLASS_SHIFT)]!;
       if (dEntry >= 0) {
         dState = dEntry;
       } else {
@@ -169,22 +174,6 @@ export class SieveAutomaton {
   }
 
   /**
-   * The class table {@link scanPair} reads: both automatons' classes of each code unit in one
-   * entry (device in the low 16 bits), so the loop reads one table instead of two. Undefined
-   * when a class number needs more than 16 bits (then `scanPair` makes two scans).
-   */
-  static pairClasses(device: SieveAutomaton, extra: SieveAutomaton): Int32Array | undefined {
-    const both = new Int32Array(device.classOf.length);
-    for (let code = 0; code < both.length; code++) {
-      const d = device.classOf[code]!;
-      const e = extra.classOf[code]!;
-      if (d > 0xffff || e > 0xffff) return undefined;
-      both[code] = d | (e << 16);
-    }
-    return both;
-  }
-
-  /**
    * Starts a scan: remembers the value, makes room in {@link hits} for a key end at every
    * character (so the scan loop stores without checking; the room one very long value needed
    * is given back at the next ordinary one), records the empty key if any.
@@ -194,7 +183,7 @@ export class SieveAutomaton {
     const room = Math.max(raw.length + 1, MIN_HIT_ROOM);
     if (this.hits.length < room || this.hits.length > 4 * room) this.hits = new Int32Array(room);
     this.hitCount = 0;
-    if (this.delta[this.hitColumn]! >= 0) this.hits[this.hitCount++] = 0; // the root stands for the empty key
+    if (this.table[this.root + this.hitColumn]! >= 0) this.hits[this.hitCount++] = this.root; // the root stands for the empty key
   }
 
   /** A stamp no filter or state holds yet. */
@@ -203,8 +192,9 @@ export class SieveAutomaton {
     if (stamp === 0x7fffffff) {
       // Once in 2^31 scans: clear every stamp so an old one cannot look current.
       this.filterStamp.fill(0);
-      for (let row = this.hitColumn; row < this.delta.length; row += this.stride) {
-        const at = this.delta[row]!;
+      const rowsEnd = this.root + this.states * this.stride;
+      for (let row = this.root + this.hitColumn; row < rowsEnd; row += this.stride) {
+        const at = this.table[row]!;
         if (at >= 0) this.hitData[at] = 0;
       }
       stamp = 1;
@@ -225,11 +215,11 @@ export class SieveAutomaton {
       return;
     }
     const stamp = this.nextStamp();
-    const { hits, hitData, filterStamp, delta, hitColumn } = this;
+    const { hits, hitData, filterStamp, table, hitColumn } = this;
     const count = this.hitCount;
     // Each state's keys once: stamp their filters, and keep where their rules start (or -1).
     for (let h = 0; h < count; h++) {
-      let at = delta[hits[h]! + hitColumn]!;
+      let at = table[hits[h]! + hitColumn]!;
       if (hitData[at] === stamp) {
         hits[h] = -1; // met earlier in this scan
         continue;
@@ -260,7 +250,7 @@ export class SieveAutomaton {
     let wide = false;
     for (let i = start; i < end; i++) {
       const code = raw.charCodeAt(i);
-      if (this.classOf[code] === this.deletedClass) continue;
+      if (((this.table[code]! >>> this.classShift) & CLASS_MASK) === this.deletedClass) continue;
       if (++kept >= 4) return true;
       if (code > 0x7f) wide = true;
     }
