@@ -151,6 +151,23 @@ const maxOf = (a: number, b: number) => (Number.isNaN(a) ? b : Number.isNaN(b) ?
 
 /** Adds `from` into `into` (the counts of two workers, or of two files). */
 export function mergeCounts(into: Counts, from: Counts): void {
+  mergeTotals(into, from);
+  const width = widenToBoth(into, from.bucketMs);
+  for (const [index, period] of from.periods) {
+    addPeriod(into.periods, Math.floor((index * from.bucketMs) / width), period);
+  }
+  boundPeriods(into);
+}
+
+/** Widens `into`'s periods to the wider of its own and `bucketMs`, and returns that width. */
+function widenToBoth(into: Counts, bucketMs: number): number {
+  const width = Math.max(into.bucketMs, bucketMs);
+  widenPeriods(into, width);
+  return width;
+}
+
+/** Adds everything of `from` but its periods into `into`. */
+function mergeTotals(into: Counts, from: Omit<Counts, "periods">): void {
   into.lines += from.lines;
   into.badLines += from.badLines;
   into.filtered += from.filtered;
@@ -158,12 +175,6 @@ export function mergeCounts(into: Counts, from: Counts): void {
   into.untimed += from.untimed;
   into.firstMs = minOf(into.firstMs, from.firstMs);
   into.lastMs = maxOf(into.lastMs, from.lastMs);
-  const width = Math.max(into.bucketMs, from.bucketMs);
-  widenPeriods(into, width);
-  const other = { ...from, periods: new Map(from.periods) };
-  widenPeriods(other, width);
-  for (const [index, period] of other.periods) addPeriod(into.periods, index, period);
-  boundPeriods(into);
   for (const name of [
     "classes",
     "vendors",
@@ -254,16 +265,12 @@ export function sumPackedCounts(all: readonly PackedCounts[]): Counts {
   const [first, ...others] = all;
   const sum = first === undefined ? emptyCounts() : unpackCounts(first);
   for (const packed of others) {
-    if (packed.bucketMs !== sum.bucketMs) {
-      mergeCounts(sum, unpackCounts(packed));
-      continue;
-    }
-    const { deviceKeys, periods, ...rest } = packed;
-    mergeCounts(sum, { ...rest, periods: new Map() });
-    for (const { index, requests, devices } of periods) {
-      const target = periodAt(sum.periods, index);
+    mergeTotals(sum, packed);
+    const width = widenToBoth(sum, packed.bucketMs);
+    for (const { index, requests, devices } of packed.periods) {
+      const target = periodAt(sum.periods, Math.floor((index * packed.bucketMs) / width));
       target.requests += requests;
-      for (const id of devices) target.devices.add(deviceKeys[id] as string);
+      for (const id of devices) target.devices.add(packed.deviceKeys[id] as string);
     }
     boundPeriods(sum);
   }
