@@ -7,9 +7,16 @@ export interface PeriodCounts {
   devices: Set<string>;
 }
 
-/** Time buckets: one hour, then one day, one week, four weeks, as a log's span grows. */
+/**
+ * Time buckets: one hour, then one day, one week, four weeks, as a log's span grows; past 400
+ * times four weeks (some 31 years), twice as wide each time.
+ */
 export const BUCKET_WIDTHS_MS = [3_600_000, 86_400_000, 604_800_000, 2_419_200_000] as const;
-/** Most buckets kept before they are merged into the next width: memory stays bounded whatever the span. */
+/**
+ * Most buckets from the first period to the last, empty ones included (the rows of the report's
+ * time line): past it, they are merged into the next width. Memory and the time line stay
+ * bounded whatever the span, even when a few stray times lie decades apart.
+ */
 export const MAX_BUCKETS = 400;
 
 /** Everything a report counts. Keys joining two names use a tab (`vendor\tmodel`). */
@@ -22,12 +29,12 @@ export interface Counts {
   filtered: number;
   /** Requests counted. */
   requests: number;
-  /** Requests counted whose line has no time. */
+  /** Requests counted whose line has no time, or one before 1970 or past what a `Date` holds. */
   untimed: number;
   /** First and last time seen, in ms since the epoch (NaN when none). */
   firstMs: number;
   lastMs: number;
-  /** Width of a time bucket, one of {@link BUCKET_WIDTHS_MS}. */
+  /** Width of a time bucket: one of {@link BUCKET_WIDTHS_MS}, or the last of them doubled. */
   bucketMs: number;
   /** Buckets by start time / `bucketMs`. */
   periods: Map<number, PeriodCounts>;
@@ -134,9 +141,20 @@ export function widenPeriods(counts: Counts, bucketMs: number): void {
   counts.bucketMs = bucketMs;
 }
 
-/** The next bucket width that keeps the periods within {@link MAX_BUCKETS}, applied. */
+/** Buckets from the first period to the last, empty ones included. */
+function periodSpan(periods: ReadonlyMap<number, PeriodCounts>): number {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const index of periods.keys()) {
+    if (index < first) first = index;
+    if (index > last) last = index;
+  }
+  return periods.size === 0 ? 0 : last - first + 1;
+}
+
+/** The next bucket width that keeps the periods' span within {@link MAX_BUCKETS}, applied. */
 export function boundPeriods(counts: Counts): void {
-  while (counts.periods.size > MAX_BUCKETS) {
+  while (periodSpan(counts.periods) > MAX_BUCKETS) {
     const next = BUCKET_WIDTHS_MS.find((width) => width > counts.bucketMs);
     widenPeriods(counts, next ?? counts.bucketMs * 2);
   }

@@ -10,6 +10,7 @@ export {
   type PeriodRow,
   type Ranked,
   REPORT_VERSION,
+  type ReportBucket,
   type ReportResult,
   type Share,
   type WidthBucket,

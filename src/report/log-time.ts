@@ -59,6 +59,18 @@ export function parseIsoTime(text: string): number {
   return Date.parse(text);
 }
 
+/** The latest time a `Date` holds, in ms since the epoch (275760-09-13). */
+export const MAX_TIME_MS = 8.64e15;
+
+/**
+ * Whether a parsed time can be counted: from 1970 on and no later than a `Date` holds. A time
+ * outside is a broken clock's or a number in the wrong unit; its request counts as untimed, so
+ * that every period starts at a time a `Date` can name.
+ */
+export function isCountableTime(ms: number): boolean {
+  return ms >= 0 && ms <= MAX_TIME_MS;
+}
+
 /** Seconds (Caddy's `ts`, 1.7e9) or milliseconds (pino's `time`, 1.7e12) since the epoch, as milliseconds. */
 export function epochToMs(value: number): number {
   if (!Number.isFinite(value) || value <= 0) return Number.NaN;

@@ -57,6 +57,9 @@ export interface Breakpoint {
   share: number;
 }
 
+/** Width of the time line's periods: `4 weeks` past a few months, then `8 weeks`, `16 weeks`, ... past some 31 years. */
+export type ReportBucket = "hour" | "day" | "week" | `${number} weeks`;
+
 /** What `hd3 report --json` writes and `createReport().result()` returns. */
 export interface ReportResult {
   /** {@link REPORT_VERSION}. */
@@ -81,11 +84,11 @@ export interface ReportResult {
     filtered: number;
     /** Requests counted. */
     requests: number;
-    /** Requests counted whose line had no time (left out of `overTime`). */
+    /** Requests counted whose line had no time, or one before 1970 or past what a `Date` holds (left out of `overTime`). */
     untimed: number;
   };
   /** First and last request time (ISO 8601, null when no line had one) and the width of a period. */
-  period: { first: string | null; last: string | null; bucket: "hour" | "day" | "week" | "4 weeks" };
+  period: { first: string | null; last: string | null; bucket: ReportBucket };
   overTime: PeriodRow[];
   /** Requests by class; crawlers under `Crawler`. Shares of all requests. */
   classes: Ranked<{ class: string }>;
@@ -177,11 +180,11 @@ const pair = (key: string): [string, string] => {
 
 const iso = (ms: number): string | null => (Number.isNaN(ms) ? null : new Date(ms).toISOString());
 
-function bucketName(ms: number): ReportResult["period"]["bucket"] {
+function bucketName(ms: number): ReportBucket {
   if (ms === BUCKET_WIDTHS_MS[0]) return "hour";
   if (ms === BUCKET_WIDTHS_MS[1]) return "day";
   if (ms === BUCKET_WIDTHS_MS[2]) return "week";
-  return "4 weeks";
+  return `${ms / BUCKET_WIDTHS_MS[2]} weeks`;
 }
 
 function overTime(counts: Counts): PeriodRow[] {

@@ -6,12 +6,12 @@ import {
   bumpUnknownAgent,
   type Counts,
   emptyCounts,
-  MAX_BUCKETS,
   type PeriodCounts,
 } from "./counts.js";
 import { cssWidth } from "./css-width.js";
 import type { LineDetector, ReportDevice } from "./detect-line.js";
 import { emptyRecord, type LineParser, type LogRecord } from "./log-formats.js";
+import { isCountableTime } from "./log-time.js";
 
 /** Which lines count. */
 export interface TallyFilters {
@@ -189,7 +189,7 @@ export class Tally {
     }
     entry.requests++;
     counts.requests++;
-    if (Number.isNaN(time)) {
+    if (!isCountableTime(time)) {
       counts.untimed++;
       return;
     }
@@ -227,13 +227,11 @@ export class Tally {
     if (period === undefined) {
       period = { requests: 0, devices: new Set() };
       counts.periods.set(index, period);
-      if (counts.periods.size > MAX_BUCKETS) {
-        const width = counts.bucketMs;
-        boundPeriods(counts);
-        if (counts.bucketMs !== width) {
-          for (const slot of this.#deviceSlots.values()) slot.lastPeriod = Number.NaN;
-          return this.#enterPeriod(Math.floor((index * width) / counts.bucketMs));
-        }
+      const width = counts.bucketMs;
+      boundPeriods(counts);
+      if (counts.bucketMs !== width) {
+        for (const slot of this.#deviceSlots.values()) slot.lastPeriod = Number.NaN;
+        return this.#enterPeriod(Math.floor((index * width) / counts.bucketMs));
       }
     }
     this.#periodIndex = index;

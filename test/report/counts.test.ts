@@ -3,8 +3,10 @@
 import { describe, expect, it } from "vitest";
 import {
   BUCKET_WIDTHS_MS,
+  boundPeriods,
   type Counts,
   emptyCounts,
+  MAX_BUCKETS,
   packCounts,
   sumCounts,
   sumPackedCounts,
@@ -70,5 +72,34 @@ describe("sumPackedCounts", () => {
     expect(sum).toEqual(sumCounts([hourly(), structuredClone(daily)]));
     expect(sum.bucketMs).toBe(BUCKET_WIDTHS_MS[1]);
     expect([...sum.periods].map(([index, p]) => [index, p.requests, p.devices.size])).toEqual([[1, 8, 2]]);
+  });
+});
+
+describe("boundPeriods", () => {
+  const span = (counts: Counts) => {
+    const indexes = [...counts.periods.keys()];
+    return Math.max(...indexes) - Math.min(...indexes) + 1;
+  };
+
+  it("widens when the periods span more than MAX_BUCKETS, however few of them hold requests", () => {
+    // Two hours a year apart: 2 periods, but 8,761 rows of time line at an hour each.
+    const counts = counted({ 0: ["Apple\tiPhone"], 8760: ["Apple\tiPhone"] });
+    boundPeriods(counts);
+    expect(counts.bucketMs).toBe(BUCKET_WIDTHS_MS[1]);
+    expect(span(counts)).toBeLessThanOrEqual(MAX_BUCKETS);
+    expect([...counts.periods.values()].map((period) => period.requests)).toEqual([3, 3]);
+  });
+
+  it("doubles four weeks for spans past some 31 years (a stray 1970 time in a 2026 log)", () => {
+    const counts = counted({ 0: [], [Math.floor(Date.UTC(2026, 10, 1) / BUCKET_WIDTHS_MS[0])]: [] });
+    boundPeriods(counts);
+    expect(counts.bucketMs).toBe(2 * BUCKET_WIDTHS_MS[3]);
+    expect(span(counts)).toBeLessThanOrEqual(MAX_BUCKETS);
+  });
+
+  it("keeps the width while the span fits, whatever the number of periods", () => {
+    const counts = counted(Object.fromEntries(Array.from({ length: MAX_BUCKETS }, (_, i) => [i, []])));
+    boundPeriods(counts);
+    expect(counts.bucketMs).toBe(BUCKET_WIDTHS_MS[0]);
   });
 });

@@ -2,6 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 import { sampleEngine } from "../../src/engine/sample-engine.js";
+import { MAX_BUCKETS } from "../../src/report/counts.js";
+import { renderReportHtml } from "../../src/report/html.js";
 import { createReport } from "../../src/report/report.js";
 import { combinedLine } from "../support/access-log.js";
 import { GALAXY_S24_UA, IPHONE_SAFARI_UA } from "../support/user-agents.js";
@@ -295,5 +297,30 @@ describe("createReport formats", () => {
     const result = reportOf([good, "[1,2]", "{not json", good]);
     expect(result.input).toMatchObject({ formats: ["json"], requests: 2, badLines: 2 });
     expect(result.input.badSamples.map((sample) => sample.line)).toEqual([2, 3]);
+  });
+});
+
+describe("createReport on stray times", () => {
+  it("draws at most MAX_BUCKETS periods when one line says 1970 in a 2026 log", () => {
+    const lines = [...knownMix(), combinedLine(1000, "/", IPHONE_SAFARI_UA)];
+    const result = reportOf(lines);
+    expect(result.period).toMatchObject({ first: "1970-01-01T00:00:01.000Z", bucket: "8 weeks" });
+    expect(result.overTime.length).toBeLessThanOrEqual(MAX_BUCKETS);
+    expect(result.overTime.reduce((sum, row) => sum + row.requests, 0)).toBe(71);
+    expect(renderReportHtml(result)).toContain('class="chart timeline"');
+  });
+
+  it("counts a time before 1970 or past what a Date holds as untimed", () => {
+    const json = (time: unknown) =>
+      JSON.stringify({ time, req: { url: "/", headers: { "user-agent": IPHONE_SAFARI_UA } } });
+    const result = reportOf([json(T10), json(1e308), json("1902-01-01T00:00:00Z"), json(-5)]);
+    expect(result.input).toMatchObject({ requests: 4, untimed: 3 });
+    expect(result.period).toEqual({
+      first: new Date(T10).toISOString(),
+      last: new Date(T10).toISOString(),
+      bucket: "hour",
+    });
+    const before1970 = reportOf([combinedLine(Date.UTC(1902, 0, 1), "/", IPHONE_SAFARI_UA)]);
+    expect(before1970.input).toMatchObject({ requests: 1, untimed: 1 });
   });
 });
