@@ -80,8 +80,12 @@ function tableHtml(table: ReportTable): string {
   return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${empty}`;
 }
 
+/** A lone surrogate (a JSON log's `"\ud800"`), which `encodeURIComponent` refuses. */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
 function sectionHtml(table: ReportTable): string {
-  const csv = `data:text/csv;charset=utf-8,${encodeURIComponent(tableCsv(table))}`;
+  const text = tableCsv(table).replace(LONE_SURROGATE, "\ufffd");
+  const csv = `data:text/csv;charset=utf-8,${encodeURIComponent(text)}`;
   const wide = table.chart === "timeline" || table.id === "unknown-user-agents" ? " wide" : "";
   return (
     `<section id="${table.id}" class="${wide.trim()}"><h2>${escapeHtml(table.title)}</h2>` +

@@ -50,6 +50,16 @@ describe("renderReportHtml", () => {
   it("warns that the sample database answered", () => {
     expect(page).toContain("SAMPLE database");
   });
+
+  it("links a table holding a lone surrogate (a JSON log's \\ud800) as CSV, with U+FFFD in its place", () => {
+    const report = createReport();
+    report.add(JSON.stringify({ time: T, url: "/", user_agent: "Sun\ud800Browser/1.0" }));
+    const withSurrogate = renderReportHtml(report.result());
+    const link = withSurrogate.match(
+      /id="unknown-user-agents"[\s\S]*?href="data:text\/csv;charset=utf-8,([^"]*)"/,
+    );
+    expect(decodeURIComponent(link?.[1] ?? "")).toContain("Sun\ufffdBrowser/1.0");
+  });
 });
 
 describe("tableCsv", () => {

@@ -5,7 +5,9 @@ import { sampleEngine } from "../../src/engine/sample-engine.js";
 import { MAX_BUCKETS } from "../../src/report/counts.js";
 import { renderReportHtml } from "../../src/report/html.js";
 import { createReport } from "../../src/report/report.js";
+import { reportTables, tableCsv } from "../../src/report/tables.js";
 import { combinedLine } from "../support/access-log.js";
+import { seededRandom } from "../support/seeded-random.js";
 import { GALAXY_S24_UA, IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 const WINDOWS_CHROME =
@@ -322,5 +324,76 @@ describe("createReport on stray times", () => {
     });
     const before1970 = reportOf([combinedLine(Date.UTC(1902, 0, 1), "/", IPHONE_SAFARI_UA)]);
     expect(before1970.input).toMatchObject({ requests: 1, untimed: 1 });
+  });
+});
+
+describe("createReport on hostile JSON lines", () => {
+  it("never throws on JSON lines of any shape, and its page, tables and CSV follow", () => {
+    const random = seededRandom(28);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const keys = [
+      "time",
+      "ts",
+      "msec",
+      "time_local",
+      "time_iso8601",
+      "http_user_agent",
+      "user_agent",
+      "request",
+      "req",
+      "headers",
+      "user-agent",
+      "User-Agent",
+      "uri",
+      "url",
+      "request_uri",
+      "http_cookie",
+      "http_sec_ch_ua_model",
+      "sec-ch-ua-platform-version",
+      "__proto__",
+      "constructor",
+    ];
+    const leaves = [
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      -1e308,
+      1.5,
+      1730451600.1,
+      1730451600123,
+      "",
+      "x",
+      "\ud800",
+      "\udfff bot",
+      IPHONE_SAFARI_UA,
+      "2026-11-01T00:00:00Z",
+      "01/Nov/2026:09:00:00 +0000",
+      "+275760-09-14T00:00:00Z",
+      "-271821-04-20T00:00:00Z",
+      "GET /a HTTP/1.1",
+      "hd3scr=390x844x3",
+      "__proto__",
+      [],
+      {},
+    ];
+    const value = (depth: number): unknown => {
+      if (depth > 3 || random() < 0.4) return pick(leaves);
+      if (random() < 0.25) return Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [pick(keys), value(depth + 1)]),
+      );
+    };
+    for (const options of [{}, { since: "2026-01-01" }, { pathPrefix: "/a" }, { excludeBots: true }]) {
+      const report = createReport({ engine, format: "json", ...options });
+      for (let i = 0; i < 400; i++) report.add(JSON.stringify(value(0)));
+      const result = report.result();
+      expect(result.input.lines).toBe(400);
+      expect(result.input.requests + result.input.badLines + result.input.filtered).toBe(400);
+      expect(result.overTime.length).toBeLessThanOrEqual(MAX_BUCKETS);
+      expect(renderReportHtml(result)).toContain("</html>");
+      for (const table of reportTables(result)) expect(tableCsv(table)).toContain("\r\n");
+    }
   });
 });
