@@ -10,7 +10,7 @@ import { Tally } from "./tally.js";
 
 /** A report being filled: {@link createReport}. */
 export interface Report {
-  /** Counts one line of the log (without its newline). A line that does not parse is counted and sampled, never thrown. */
+  /** Counts one line of the log (without its newline; a CRLF line's `\r` is dropped too). A line that does not parse is counted and sampled, never thrown. */
   add(line: string): void;
   /** The report so far: call it at any time, as often as wanted. */
   result(): ReportResult;
@@ -57,7 +57,9 @@ export function createReport(options: ReportOptions = {}): Report {
   };
 
   return {
-    add(line) {
+    add(text) {
+      // A CRLF log's line, as `hd3 report` reads it: its "\r" is part of the newline.
+      const line = text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
       if (pending === undefined) {
         count(line, ++counted);
         return;

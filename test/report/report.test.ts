@@ -206,6 +206,12 @@ describe("createReport formats", () => {
     expect(result.unknown.requests).toBe(2);
   });
 
+  it("takes a CRLF line's \\r as part of its newline, as hd3 report does", () => {
+    const line = combinedLine(T10, "/", IPHONE_SAFARI_UA);
+    const result = reportOf([`${line}\r`, "\r", `${line}\r`]);
+    expect(result.input).toMatchObject({ lines: 2, requests: 2, badLines: 0 });
+  });
+
   it("reads Apache's escaped quotes in a user-agent", () => {
     const ua = 'Mozilla/5.0 (X11; SunOS "sun4u"; rv:102.0) Gecko/20100101 Firefox/102.0';
     const line = combinedLine(T10, "/", ua);
