@@ -2,7 +2,7 @@
 
 import { DEFAULT_SCRIPT_COOKIE } from "../core/page-script-cookie.js";
 import { DETECTION_HEADERS } from "../detection-header-names.js";
-import { parseAnyTime, parseClfTime } from "./log-time.js";
+import { parseAnyTime, parseClfTime, readDigits } from "./log-time.js";
 
 /** The log formats a report reads. */
 export const LOG_FORMATS = ["combined", "common", "json"] as const;
@@ -82,6 +82,7 @@ function parseClf(line: string, into: LogRecord, withAgent: boolean): boolean {
   // ` 200 1234 ` : a three-digit status, then the size (`-` or digits).
   const status = requestEnd + 2;
   if (line.charCodeAt(requestEnd + 1) !== 32 || line.charCodeAt(status + 3) !== 32) return false;
+  if (Number.isNaN(readDigits(line, status, 3))) return false;
   const sizeEnd = line.indexOf(" ", status + 4);
   into.timeMs = time;
   into.path = pathOfRequest(line.slice(close + 3, requestEnd));

@@ -23,8 +23,16 @@ export const MONTH_INDEX: ReadonlyMap<number, number> = new Map(
   ]),
 );
 
-const digit = (text: string, at: number): number => text.charCodeAt(at) - 48;
-const two = (text: string, at: number): number => digit(text, at) * 10 + digit(text, at + 1);
+/** The number `count` ASCII digits at `at` write, or NaN when a character there is not one (a garbled time reads as none). */
+export function readDigits(text: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (!(digit >= 0 && digit <= 9)) return Number.NaN;
+    n = n * 10 + digit;
+  }
+  return n;
+}
 
 /** The last day part parsed (`10/Oct/2000`) and its zone (`-0700`), kept: a log's lines share them. */
 let lastDay = "";
@@ -35,22 +43,48 @@ let lastDayMs = Number.NaN;
  * when it is not one. Lines of a log mostly share their day, so the day is parsed once.
  */
 export function parseClfTime(text: string): number {
-  if (text.length !== 26 || text.charCodeAt(11) !== 58 || text.charCodeAt(20) !== 32) return Number.NaN;
+  if (
+    text.length !== 26 ||
+    text.charCodeAt(11) !== 58 ||
+    text.charCodeAt(14) !== 58 ||
+    text.charCodeAt(17) !== 58 ||
+    text.charCodeAt(20) !== 32
+  ) {
+    return Number.NaN;
+  }
   const day = text.slice(0, 11) + text.slice(20);
   if (day !== lastDay) {
-    const month = MONTHS[text.slice(3, 6)];
-    const sign = text.charCodeAt(21) === 45 ? -1 : 1;
-    const zoneMinutes = two(text, 22) * 60 + two(text, 24);
+    const month =
+      text.charCodeAt(2) === 47 && text.charCodeAt(6) === 47 ? MONTHS[text.slice(3, 6)] : undefined;
+    const sign = zoneSign(text.charCodeAt(21));
+    const zoneMinutes = readDigits(text, 22, 2) * 60 + readDigits(text, 24, 2);
     const ms =
       month === undefined
         ? Number.NaN
-        : Date.UTC(digit(text, 7) * 1000 + digit(text, 8) * 100 + two(text, 9), month, two(text, 0)) -
-          sign * zoneMinutes * 60_000;
+        : dayMs(readDigits(text, 7, 4), month, readDigits(text, 0, 2)) - sign * zoneMinutes * 60_000;
     lastDay = day;
     lastDayMs = ms;
   }
-  const seconds = two(text, 12) * 3600 + two(text, 15) * 60 + two(text, 18);
-  return seconds >= 0 && seconds < 86_400 ? lastDayMs + seconds * 1000 : Number.NaN;
+  return (
+    lastDayMs + clockSeconds(readDigits(text, 12, 2), readDigits(text, 15, 2), readDigits(text, 18, 2)) * 1000
+  );
+}
+
+/** The start of a day of a month (0 for January), in ms since the epoch; NaN for a day the month cannot have. */
+export function dayMs(year: number, month: number, day: number): number {
+  const ms = Date.UTC(year, month, day);
+  // Date.UTC rolls 31 April over into 1 May: a day it moved did not exist.
+  return day >= 1 && new Date(ms).getUTCDate() === day ? ms : Number.NaN;
+}
+
+/** Seconds since midnight of a clock time, or NaN when it is out of range (a leap second's `:60` is in). */
+export function clockSeconds(hours: number, minutes: number, seconds: number): number {
+  return hours < 24 && minutes < 60 && seconds <= 60 ? hours * 3600 + minutes * 60 + seconds : Number.NaN;
+}
+
+/** -1 for a zone's `-`, 1 for its `+`, NaN for anything else. */
+export function zoneSign(code: number): number {
+  return code === 45 ? -1 : code === 43 ? 1 : Number.NaN;
 }
 
 /** An ISO 8601 date and time (`2026-11-27T08:13:15.123Z`, `2026-11-27T09:13:15+01:00`), or NaN. */

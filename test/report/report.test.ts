@@ -206,6 +206,22 @@ describe("createReport formats", () => {
     expect(result.unknown.requests).toBe(2);
   });
 
+  it("counts a line whose time or status is garbled as a bad line", () => {
+    const good = combinedLine(T10, "/", IPHONE_SAFARI_UA);
+    const garbled = [
+      good.replace("[10/Oct", "[1x/Oct"),
+      good.replace("[10/Oct/", "[10-Oct/"),
+      good.replace("10:00:00 +0000", "10:00:00 *0000"),
+      good.replace("10:00:00 +0000", "10:0ÿ:00 +0000"),
+      good.replace("10:00:00 +0000", "10.00.00 +0000"),
+      good.replace('" 200 ', '" 2x0 '),
+      good.replace("10/Oct/2026:10:00:00", "31/Sep/2026:10:00:00"),
+      good.replace("10:00:00 +0000", "10:75:00 +0000"),
+    ];
+    const result = reportOf([good, ...garbled], { format: "combined" });
+    expect(result.input).toMatchObject({ requests: 1, badLines: garbled.length });
+  });
+
   it("takes a CRLF line's \\r as part of its newline, as hd3 report does", () => {
     const line = combinedLine(T10, "/", IPHONE_SAFARI_UA);
     const result = reportOf([`${line}\r`, "\r", `${line}\r`]);

@@ -12,6 +12,7 @@ import type { ReportResult } from "../../src/report/result.js";
 import { type ReportInput, runReport } from "../../src/report/run-report.js";
 import { scratchForFile } from "../cli/support/hd3-binary.js";
 import { combinedLine, realisticMix } from "../support/access-log.js";
+import { seededRandom } from "../support/seeded-random.js";
 import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 
 const scratch = scratchForFile("hd-report-");
@@ -72,6 +73,55 @@ describe("runReport", () => {
       { input: "access.log", line: 2000, text: "broken line 1999" },
     ]);
     expect(figures(result)).toEqual(figures(inThread));
+  });
+
+  it("counts mangled lines as createReport does: the same lines parse, with the same fields", async () => {
+    const random = seededRandom(28);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const agents = [IPHONE_SAFARI_UA, "-", "", 'a\\"b', "x\\x22y", "é ü 中文"];
+    const bits = [
+      '"',
+      "\\",
+      '\\"',
+      "\\x22",
+      " ",
+      "[",
+      "]",
+      "-",
+      "\t",
+      "\r",
+      "é",
+      "ÿ",
+      "😀",
+      "0",
+      "Oct",
+      "+0000",
+    ];
+    const lines = Array.from({ length: 3000 }, () => {
+      let line = combinedLine(T + Math.floor(random() * 5e8), pick(["/", "/shop/x"]), pick(agents));
+      for (let edits = Math.floor(random() * 4); edits > 0; edits--) {
+        const at = Math.floor(random() * (line.length + 1));
+        const edit = pick(["insert", "replace", "delete", "cut"]);
+        if (edit === "insert") line = line.slice(0, at) + pick(bits) + line.slice(at);
+        else if (edit === "replace") line = line.slice(0, at) + pick(bits) + line.slice(at + 1);
+        else if (edit === "delete") line = line.slice(0, at) + line.slice(at + 1 + Math.floor(random() * 3));
+        else line = line.slice(0, at);
+      }
+      return line;
+    });
+    // As a UTF-8 file holds it: an emoji cut in half reads as U+FFFD on both sides.
+    const text = Buffer.from(`${lines.join("\n")}\n`).toString("utf8");
+    for (const filters of [{}, { pathPrefix: "/shop" }, { since: T + 1e8 }]) {
+      const inWorkers = await runReport([fileInput("mangled.log", text)], {
+        options: resolveReportOptions({ format: "combined", ...filters }),
+        data: DATA,
+        workers: 2,
+      });
+      const report = createReport({ engine: sampleEngine(), format: "combined", ...filters });
+      for (const line of text.split("\n").slice(0, -1)) report.add(line);
+      expect(inWorkers.input.badLines).toBeGreaterThan(500);
+      expect(figures(inWorkers)).toEqual(figures(report.result()));
+    }
   });
 
   it("unpacks gzip, from a .gz file and from stdin alike", async () => {
