@@ -145,12 +145,15 @@ function keep(headers: Record<string, string>, name: string, value: string): voi
   }
 }
 
-/** The value at a dotted path (`req.headers.user-agent`); a key with dots in it is tried whole first. */
+/**
+ * The value at a dotted path (`req.headers.user-agent`); a key with dots in it is tried whole
+ * first. Only the line's own fields: `toString` is not a field of every line.
+ */
 function at(object: Json, path: string): unknown {
   if (Object.hasOwn(object, path)) return object[path];
   let value: unknown = object;
   for (const key of path.split(".")) {
-    if (!isObject(value)) return undefined;
+    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;

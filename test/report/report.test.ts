@@ -313,6 +313,19 @@ describe("createReport formats", () => {
     expect(reportOf([custom], { format: "json" }).input.badLines).toBe(1);
   });
 
+  it("reads userAgentField from the line's own fields, never from Object.prototype", () => {
+    const line = JSON.stringify({ at: ISO, client: {} });
+    for (const field of ["toString", "constructor", "client.hasOwnProperty", "__proto__.constructor"]) {
+      expect(reportOf([line], { format: "json", userAgentField: field }).input).toMatchObject({
+        badLines: 1,
+      });
+    }
+    // A logged `__proto__` key is a field like any other.
+    const logged = `{"at":"${ISO}","__proto__":{"agent":"${IPHONE_SAFARI_UA}"}}`;
+    const named = reportOf([logged], { format: "json", userAgentField: "__proto__.agent" });
+    expect(rows(named.models).map((row) => row.model)).toEqual(["iPhone"]);
+  });
+
   it("counts JSON lines that are not objects or not JSON as bad lines", () => {
     const good = JSON.stringify({
       time: T10,
