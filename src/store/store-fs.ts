@@ -51,18 +51,26 @@ export interface StoreFileSystem {
 /** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
 /**
  * Creates `dir` and its missing parents. Not `mkdir(dir, { recursive: true })`: on a read-only
- * file system that reports ENOENT for a directory that cannot be made, where this reports EROFS.
+ * file system that reports ENOENT for a directory that cannot be made, where this reports EROFS;
+ * and under `/proc`, or below a symbolic link to nothing, it never returns, where this rejects.
  */
-async function makeDirectory(dir: string): Promise<void> {
+export async function makeDirectory(dir: string): Promise<void> {
   try {
     await mkdir(dir);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" && (await stat(dir)).isDirectory()) return;
-    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
+    if (await isDirectoryAfter(error, dir)) return;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(dir) === dir) throw error;
     await makeDirectory(dirname(dir));
-    await makeDirectory(dir);
+    // The parent exists now, so ENOENT again is final: asking again would loop for ever.
+    await mkdir(dir).catch(async (again: unknown) => {
+      if (!(await isDirectoryAfter(again, dir))) throw again;
+    });
   }
+}
+
+/** Whether `mkdir` failed only because `dir` is a directory already. */
+async function isDirectoryAfter(error: unknown, dir: string): Promise<boolean> {
+  return (error as NodeJS.ErrnoException).code === "EEXIST" && (await stat(dir)).isDirectory();
 }
 
 export const nodeStoreFileSystem: Required<StoreFileSystem> = {

@@ -1,10 +1,11 @@
 // A sync on a read-only file system or a full disk says so plainly: EROFS (not Node's ENOENT for a recursive mkdir), ENOSPC.
 //
 // These need two small tmpfs mounts (one read-only, one full): they run as root where `mount`
-// works, and are skipped with a note elsewhere.
+// works, and are skipped with a note elsewhere. A directory where Node's recursive mkdir never
+// returns (below a link to nothing, under /proc) is refused at once, on any machine.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,5 +111,22 @@ describe.skipIf(!mounted)("a data directory on a full disk", () => {
     expect(failure).toMatchObject({ code: "ERR_HD_SYNC" });
     expect((failure as Error).message).toContain("the disk is full (ENOSPC)");
     expect((failure as Error).message).toContain("The data in use is unchanged.");
+  });
+});
+
+describe("nodeStoreFileSystem.mkdir where a recursive mkdir never returns", () => {
+  it("rejects below a symbolic link to nothing, and under /proc, at once", async () => {
+    const dangling = join(root, "dangling");
+    symlinkSync(join(root, "nothing-here"), dangling);
+    await expect(nodeStoreFileSystem.mkdir(join(dangling, "hd-data", "deeper"))).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    if (existsSync("/proc/self")) {
+      await expect(nodeStoreFileSystem.mkdir("/proc/hd-data/deeper")).rejects.toMatchObject({
+        code: "ENOENT",
+      });
+    }
+    await expect(nodeStoreFileSystem.mkdir(join(root, "a", "b", "c"))).resolves.toBeUndefined();
+    await expect(nodeStoreFileSystem.mkdir(join(root, "a", "b", "c"))).resolves.toBeUndefined();
   });
 });
