@@ -1,6 +1,8 @@
 // `hd3 report` run in-process: outputs, stdin, JSON on stdout, and usage errors that name the flag.
 
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -90,6 +92,7 @@ describe("hd3 report", () => {
     [["report", "access.log", "--since", "2026-11-02", "--until", "2026-11-01"], /--until: must be later/],
     [["report", "access.log", "--format", "xml"], /--format must be one of combined, common, json/],
     [["report", "access.log", "--html", "no/such/dir/r.html"], /--html no\/such\/dir\/r\.html: the folder/],
+    [["report", "access.log", "--json", "."], /--json \.: that is a folder; name a file in it/],
     [["report", "access.log", "--data-dir", "nowhere"], /--data-dir .*nowhere does not exist/],
     [["report", "-", "-"], /give - \(stdin\) once/],
   ])("exits 2 for bad usage: hd3 %j", async (args, message) => {
@@ -98,6 +101,57 @@ describe("hd3 report", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe("");
+  });
+
+  /** A folder of its own device nodes (`null`, `full`), so a regression replaces these, not /dev's; root only. */
+  const devices = (): string | undefined => {
+    const dir = mkdtempSync(join(tmp.scratch("home"), "dev-"));
+    try {
+      execFileSync("mknod", ["-m", "666", join(dir, "null"), "c", "1", "3"], { stdio: "ignore" });
+      execFileSync("mknod", ["-m", "666", join(dir, "full"), "c", "1", "7"], { stdio: "ignore" });
+      return dir;
+    } catch {
+      return undefined;
+    }
+  };
+
+  it("writes to a FIFO or a device in place, never renaming a file over it", async () => {
+    const home = tmp.scratch("home");
+    const fifo = join(home, "out.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const read = readFile(fifo, "utf8");
+    const dev = devices();
+    const html = dev === undefined ? [] : ["--html", join(dev, "null")];
+    const result = await hd3(["report", logFile(), "--json", "out.fifo", ...html, "--workers", "1"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(await read)).toMatchObject({ version: 1, input: { lines: 4 } });
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    if (dev !== undefined) expect(lstatSync(join(dev, "null")).isCharacterDevice()).toBe(true);
+  });
+
+  it("writes through a symbolic link to a file, keeping the link", async () => {
+    const home = tmp.scratch("home");
+    writeFileSync(join(home, "real.json"), "old");
+    symlinkSync("real.json", join(home, "linked.json"));
+    const result = await hd3(["report", logFile(), "--json", "linked.json", "--workers", "1"]);
+    expect(result.code).toBe(0);
+    expect(lstatSync(join(home, "linked.json")).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(home, "real.json"), "utf8"))).toMatchObject({ version: 1 });
+  });
+
+  it("exits 1 naming the output it cannot write: a full device, a CSV folder below a link to nothing", async () => {
+    const home = tmp.scratch("home");
+    symlinkSync("nothing-here", join(home, "dangling"));
+    const dev = devices();
+    if (dev !== undefined) {
+      const full = await hd3(["report", logFile(), "--html", join(dev, "full"), "--workers", "1"]);
+      expect(full.code).toBe(1);
+      expect(full.stderr).toMatch(/cannot write .*full: ENOSPC/);
+      expect(lstatSync(join(dev, "full")).isCharacterDevice()).toBe(true);
+    }
+    const csv = await hd3(["report", logFile(), "--csv", "dangling/csv", "--workers", "1"]);
+    expect(csv.code).toBe(1);
+    expect(csv.stderr).toMatch(/cannot make the folder .*dangling\/csv: ENOENT/);
   });
 
   it("is listed in hd3 --help", async () => {

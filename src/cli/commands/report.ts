@@ -1,7 +1,7 @@
 // `hd3 report`: the device mix of a site from its access logs, as an HTML page, JSON and CSV.
 
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -10,9 +10,10 @@ import { LOG_FORMATS, type LogFormat } from "../../report/log-formats.js";
 import type { ReportOptions } from "../../report/report-options.js";
 import type { ReportResult } from "../../report/result.js";
 import type { ReportInput } from "../../report/run-report.js";
+import { makeDirectory } from "../../store/store-fs.js";
 import { asFlagError, booleanFlag, type CommandContext, flag } from "../context.js";
 import { localDataFiles } from "../data-source.js";
-import { EXIT_CODES, UsageError } from "../exit-codes.js";
+import { CliError, EXIT_CODES, UsageError } from "../exit-codes.js";
 import { LineProgress } from "../line-progress.js";
 
 /** The flag that sets each report option. */
@@ -104,6 +105,9 @@ async function outputsOf(context: CommandContext): Promise<Outputs> {
         context.command,
       );
     }
+    if ((await stat(path).catch(() => undefined))?.isDirectory() === true) {
+      throw new UsageError(`--${name} ${given}: that is a folder; name a file in it.`, context.command);
+    }
     return path;
   };
   const csv = flag(context, "csv");
@@ -114,15 +118,30 @@ async function outputsOf(context: CommandContext): Promise<Outputs> {
   };
 }
 
-/** Writes a file whole or not at all: to a temporary name, then renamed. */
+/**
+ * Writes a file whole or not at all: to a temporary name beside it, then renamed over it (over
+ * what a symbolic link points to, so the link stays). A target that is not a regular file, such
+ * as `/dev/stdout` or a FIFO, is written in place: renaming over it would replace it with a file.
+ *
+ * @throws {CliError} naming the file when it cannot be written.
+ */
 async function writeWhole(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, text);
-    await rename(temporary, path);
+    const target = await realpath(path).catch(() => path);
+    if ((await stat(target).catch(() => undefined))?.isFile() === false) {
+      await writeFile(target, text);
+      return;
+    }
+    const temporary = `${target}.${process.pid}.tmp`;
+    try {
+      await writeFile(temporary, text);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
   } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+    throw new CliError(`cannot write ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -234,7 +253,9 @@ export async function run(context: CommandContext): Promise<number> {
   }
   if (outputs.csv !== undefined) {
     const { reportTables, tableCsv } = await import("../../report/tables.js");
-    await mkdir(outputs.csv, { recursive: true });
+    await makeDirectory(outputs.csv).catch((error: Error) => {
+      throw new CliError(`cannot make the folder ${outputs.csv}: ${error.message}`);
+    });
     const tables = reportTables(result);
     for (const table of tables) await writeWhole(join(outputs.csv, `${table.id}.csv`), tableCsv(table));
     written.push(`${tables.length} CSV files in ${outputs.csv}`);
