@@ -147,11 +147,11 @@ export class Tally {
   /** Whether a time passes `since`/`until`; a line it does not pass is counted as left out. */
   inWindow(time: number): boolean {
     const { sinceMs, untilMs } = this.#filters;
-    if ((!Number.isNaN(sinceMs) && !(time >= sinceMs)) || (!Number.isNaN(untilMs) && !(time < untilMs))) {
-      this.#counts.filtered++;
-      return false;
-    }
-    return true;
+    if (Number.isNaN(sinceMs) && Number.isNaN(untilMs)) return true;
+    // A time it cannot count is no time: left out, as a line without one is.
+    if (isCountableTime(time) && !(time < sinceMs) && !(time >= untilMs)) return true;
+    this.#counts.filtered++;
+    return false;
   }
 
   /**

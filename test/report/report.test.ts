@@ -360,6 +360,13 @@ describe("createReport on stray times", () => {
     const before1970 = reportOf([combinedLine(Date.UTC(1902, 0, 1), "/", IPHONE_SAFARI_UA)]);
     expect(before1970.input).toMatchObject({ requests: 1, untimed: 1 });
   });
+
+  it("leaves such a time out of a since/until window, as a line without a time", () => {
+    const line = combinedLine(Date.UTC(1902, 0, 1), "/", IPHONE_SAFARI_UA);
+    const json = JSON.stringify({ time: 1e308, user_agent: IPHONE_SAFARI_UA });
+    expect(reportOf([line], { until: T10 }).input).toMatchObject({ requests: 0, filtered: 1 });
+    expect(reportOf([json], { since: T10 }).input).toMatchObject({ requests: 0, filtered: 1 });
+  });
 });
 
 describe("createReport on hostile JSON lines", () => {
