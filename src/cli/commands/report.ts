@@ -126,21 +126,17 @@ async function outputsOf(context: CommandContext): Promise<Outputs> {
  * @throws {CliError} naming the file when it cannot be written.
  */
 async function writeWhole(path: string, text: string): Promise<void> {
+  const target = await realpath(path).catch(() => path);
+  const temporary = `${target}.${process.pid}.tmp`;
   try {
-    const target = await realpath(path).catch(() => path);
     if ((await stat(target).catch(() => undefined))?.isFile() === false) {
       await writeFile(target, text);
-      return;
-    }
-    const temporary = `${target}.${process.pid}.tmp`;
-    try {
+    } else {
       await writeFile(temporary, text);
       await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
     }
   } catch (error) {
+    await rm(temporary, { force: true });
     throw new CliError(`cannot write ${path}: ${(error as Error).message}`);
   }
 }
