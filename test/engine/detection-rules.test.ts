@@ -99,6 +99,21 @@ describe.each(["naive", "compiled"] as const)("local detection rules (%s matcher
     expect(device({ "x-bbb": headers["x-bbb"] })).toBe("24");
   });
 
+  it("tells the step that found the device as explain does, for every step", () => {
+    const cases: HeadersInput[] = [
+      { "x-operamini-phone": "Nokia # 6620" },
+      { profile: "http://example.com/profile.xml" },
+      { "x-wap-profile": "http://example.com/a.xml" },
+      { "user-agent": "Linux; Android; LinuxPhone" },
+      { "user-agent": "Generic Phone" },
+      { "user-agent": "a-b" },
+      {},
+    ];
+    const steps = cases.map((headers) => engine.deviceStep(headers));
+    expect(steps).toEqual(cases.map((headers) => engine.explain(headers).deviceStep));
+    expect(new Set(steps)).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+  });
+
   it("falls back to user-agent1 with the user-agent only, after every other header", () => {
     expect(device({ "user-agent": "Generic Phone" })).toBe("50");
     expect(engine.explain({ "user-agent": "Generic Phone" }).device).toMatchObject({ tree: "user-agent1" });

@@ -91,6 +91,7 @@ describe.skipIf(!available)("local detection on the real 2014 trees", () => {
       const a = compiled.explain(headers);
       const b = naive.explain(headers);
       if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(JSON.stringify(headers));
+      if (compiled.deviceStep(headers) !== a.deviceStep) differ.push(`deviceStep ${JSON.stringify(headers)}`);
       if (JSON.stringify(compiled.detect(headers)) !== JSON.stringify(naive.detect(headers))) {
         differ.push(`detect ${JSON.stringify(headers)}`);
       }
