@@ -48,7 +48,6 @@ export interface StoreFileSystem {
   readlink?(path: string): Promise<string>;
 }
 
-/** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
 /**
  * Creates `dir` and its missing parents. Not `mkdir(dir, { recursive: true })`: on a read-only
  * file system that reports ENOENT for a directory that cannot be made, where this reports EROFS;
@@ -73,6 +72,7 @@ async function isDirectoryAfter(error: unknown, dir: string): Promise<boolean> {
   return (error as NodeJS.ErrnoException).code === "EEXIST" && (await stat(dir)).isDirectory();
 }
 
+/** The real file system. `copy` hard-links when it can and copies otherwise; `copyFile` always copies. */
 export const nodeStoreFileSystem: Required<StoreFileSystem> = {
   mkdir: makeDirectory,
   stat: (file) => stat(file),
