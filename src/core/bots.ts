@@ -113,7 +113,7 @@ export function foundSpecificDevice(reply: DetectReply, engine: Detector, header
   ) {
     return false;
   }
-  return !(engine instanceof LocalEngine) || engine.deviceStep(headers) !== DEVICE_STEP.generic;
+  return !(engine instanceof LocalEngine) || engine.deviceStep(headers, reply) !== DEVICE_STEP.generic;
 }
 
 // ---- who the crawler is, and the people isbot's patterns would skip ----

@@ -91,6 +91,9 @@ function sieveExplanation(
 export class LocalEngine implements Detector {
   private data: EngineData;
   private readonly resolver = new Resolver();
+  /** The found reply the last `detect` answered, and the step that found its device (see {@link deviceStep}). */
+  private lastFound: DetectReply | undefined;
+  private lastFoundStep: DeviceStep = DEVICE_STEP.none;
 
   /**
    * Wraps a data set built by {@link LocalEngine.buildData} or {@link LocalEngine.loadData}.
@@ -179,16 +182,22 @@ export class LocalEngine implements Detector {
     if (device < 0) return missingRecordReply(resolver.deviceId as string);
     const platform = resolver.platformRule < 0 ? -1 : (data.platformExtra[resolver.platformRule] as number);
     const browser = resolver.browserRule < 0 ? -1 : (data.browserExtra[resolver.browserRule] as number);
-    return foundReply(data, device, platform, browser);
+    const reply = foundReply(data, device, platform, browser);
+    this.lastFound = reply;
+    this.lastFoundStep = step;
+    return reply;
   }
 
   /**
    * The detection step that finds the device for these headers (1 x-operamini-phone, 2 profile,
-   * 3 x-wap-profile, 4 sieve, 5 generic; 0 none): `explain(headers).deviceStep` without the
-   * explanation, at a fifth of its cost (the crawler test asks it on each detection that names
-   * a device).
+   * 3 x-wap-profile, 4 sieve, 5 generic; 0 none), as `explain(headers).deviceStep` says. Given
+   * `reply`, what `detect` answered for these headers: when it is the found reply this engine
+   * answered last, its detection's step, without running the steps again (the crawler test asks
+   * right after each detection that names a device); else the steps run, without building an
+   * explanation (a fifth of `explain`'s cost).
    */
-  deviceStep(headers: HeadersInput): DeviceStep {
+  deviceStep(headers: HeadersInput, reply?: DetectReply): DeviceStep {
+    if (reply !== undefined && reply === this.lastFound) return this.lastFoundStep;
     const data = this.data;
     const resolver = this.resolver;
     resolver.headers.load(headers);

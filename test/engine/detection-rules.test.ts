@@ -114,6 +114,25 @@ describe.each(["naive", "compiled"] as const)("local detection rules (%s matcher
     expect(new Set(steps)).toEqual(new Set([0, 1, 2, 3, 4, 5]));
   });
 
+  it("tells the step of the reply it answered last without running again, and runs for any other", () => {
+    const sieve = { "user-agent": "Linux; Android; LinuxPhone" };
+    const generic = { "user-agent": "Generic Phone" };
+    const runs = vi.spyOn((engine as unknown as { resolver: { run: () => void } }).resolver, "run");
+    const sieveReply = engine.detect(sieve);
+    expect(sieveReply.status).toBe(0);
+    engine.explain(generic); // runs the steps for other headers: the reply is still known
+    expect(engine.deviceStep(sieve, sieveReply)).toBe(4);
+    const genericReply = engine.detect(generic);
+    expect(engine.deviceStep(generic, genericReply)).toBe(5);
+    expect(runs).toHaveBeenCalledTimes(3); // two detections and the explanation, nothing more
+    // No longer the last reply: the steps run for the headers given.
+    expect(engine.deviceStep(sieve, sieveReply)).toBe(4);
+    // A reply that only looks the same is not the one answered.
+    expect(engine.deviceStep(sieve, { ...genericReply })).toBe(4);
+    expect(runs).toHaveBeenCalledTimes(5);
+    runs.mockRestore();
+  });
+
   it("falls back to user-agent1 with the user-agent only, after every other header", () => {
     expect(device({ "user-agent": "Generic Phone" })).toBe("50");
     expect(engine.explain({ "user-agent": "Generic Phone" }).device).toMatchObject({ tree: "user-agent1" });
