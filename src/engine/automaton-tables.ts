@@ -57,14 +57,15 @@ const ITEMS_PER_STEP = 1024;
  * normalisation deletes to a class that loops in place. Pauses every thousand or so keys or
  * states (see `runInSlices`).
  *
- * The rows start at `rowsAt` in the transition table, so that other tables can share its array.
+ * The rows start at `rowsAt` in the transition table: the entries before are the class entries
+ * and the other automaton's rows, which `shareTables` fills (a scan reads its classes there).
  *
  * @throws {HdDataError} when the transition table would be too large for one typed array.
  */
 export function* automatonTablesSteps(
   trees: readonly SieveTree[],
   normalisation: SieveNormalisation,
-  rowsAt = 0,
+  rowsAt: number,
 ): Steps<AutomatonTables> {
   // 1. Distinct keys ("patterns") and, per pattern, the filters and rules it stands for
   //    (counted first, then filled, so no per-pattern arrays are allocated).
