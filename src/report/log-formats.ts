@@ -10,6 +10,16 @@ export const LOG_FORMATS = ["combined", "common", "json"] as const;
 /** One of {@link LOG_FORMATS}. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+const RETURN = 13;
+
+/**
+ * Where a line of `text` from `start` to the newline at `newline` (or the text's end) stops: a
+ * CRLF log's `\r` is part of its newline, not of the line.
+ */
+export function lineEnd(text: string, start: number, newline: number): number {
+  return newline > start && text.charCodeAt(newline - 1) === RETURN ? newline - 1 : newline;
+}
+
 /** What the report reads from one line. Parsers fill one reused record, so a line costs no allocation. */
 export interface LogRecord {
   /** Milliseconds since the epoch; NaN when the line has no time. */

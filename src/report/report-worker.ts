@@ -7,7 +7,7 @@ import { CombinedByteReader } from "./combined-bytes.js";
 import { packCounts, sumCounts } from "./counts.js";
 import { createLineDetector } from "./detect-line.js";
 import { BAD_SAMPLES, SAMPLE_CHARS } from "./limits.js";
-import { type LogFormat, lineParser } from "./log-formats.js";
+import { type LogFormat, lineEnd, lineParser } from "./log-formats.js";
 import { shareDetections } from "./shared-detections.js";
 import { Tally } from "./tally.js";
 import type { ChunkBadLine, FromWorker, ToWorker, WorkerSetup } from "./worker-messages.js";
@@ -65,8 +65,7 @@ port.on("message", (message: ToWorker) => {
   while (start < end) {
     let newline = text.indexOf("\n", start);
     if (newline < 0) newline = end;
-    const stop = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-    const line = text.slice(start, stop);
+    const line = text.slice(start, lineEnd(text, start, newline));
     if (!tally.add(line) && bad.length < BAD_SAMPLES) bad.push({ index, text: line.slice(0, SAMPLE_CHARS) });
     index++;
     start = newline + 1;

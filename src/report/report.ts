@@ -3,7 +3,7 @@
 import { sampleEngine } from "../engine/sample-engine.js";
 import { createLineDetector } from "./detect-line.js";
 import { BAD_SAMPLES, SAMPLE_CHARS, SNIFF_LINES } from "./limits.js";
-import { type LogFormat, lineParser, sniffFormat } from "./log-formats.js";
+import { type LogFormat, lineEnd, lineParser, sniffFormat } from "./log-formats.js";
 import { type ReportOptions, resolveReportOptions } from "./report-options.js";
 import { type BadLineSample, buildResult, type ReportResult } from "./result.js";
 import { Tally } from "./tally.js";
@@ -58,8 +58,7 @@ export function createReport(options: ReportOptions = {}): Report {
 
   return {
     add(text) {
-      // A CRLF log's line, as `hd3 report` reads it: its "\r" is part of the newline.
-      const line = text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
+      const line = text.slice(0, lineEnd(text, 0, text.length)); // as `hd3 report` reads a line
       if (pending === undefined) {
         count(line, ++counted);
         return;

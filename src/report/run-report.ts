@@ -11,7 +11,7 @@ import { createGunzip } from "node:zlib";
 import { HdDataError } from "../errors.js";
 import { type Counts, type PackedCounts, sumPackedCounts } from "./counts.js";
 import { BAD_SAMPLES, SNIFF_LINES } from "./limits.js";
-import { type LogFormat, sniffFormat } from "./log-formats.js";
+import { type LogFormat, lineEnd, sniffFormat } from "./log-formats.js";
 import type { ResolvedReportOptions } from "./report-options.js";
 import { type BadLineSample, buildResult, type ReportResult } from "./result.js";
 import { createSharedDetectionsMemory } from "./shared-detections.js";
@@ -129,7 +129,7 @@ function firstLines(bytes: Uint8Array): string[] {
   return text
     .split("\n")
     .slice(0, -1)
-    .map((line) => line.replace(/\r$/, ""))
+    .map((line) => line.slice(0, lineEnd(line, 0, line.length)))
     .filter((line) => line !== "")
     .slice(0, SNIFF_LINES);
 }
