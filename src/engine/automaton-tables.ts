@@ -15,7 +15,7 @@ const MAX_TABLE_ENTRIES = 0x7fffffff;
  * strings; rules are numbered across the trees in tree order, then document order.
  */
 export interface AutomatonTables {
-  /** Row length of {@link delta}: the hit column (0), the character classes ("other" is 1, "deleted" 2), padded. */
+  /** Row length of {@link delta}: the hit column (the first), the character classes ("other" is 1, "deleted" 2), padded. */
   readonly stride: number;
   /** The class of the characters the normalisation deletes: every state loops to itself on it. */
   readonly deletedClass: number;
@@ -24,22 +24,18 @@ export interface AutomatonTables {
   /**
    * Transitions, `states x stride` from {@link rowsAt} on: the next state's row offset (in
    * `delta`), or `-(offset) - 1` when that state ends a key (its own or, through dictionary
-   * links, a suffix). The entries before `rowsAt` are left for the caller (see `shareTables`).
+   * links, a suffix). The entries before `rowsAt` are left for the caller (see `ScanMemory`).
    */
   readonly delta: Int32Array;
   /** Offset of the root's row in {@link delta}. */
   readonly rowsAt: number;
   /**
-   * The column of {@link delta} that holds, per state, where its entry in {@link hitData} starts,
-   * or -1 when no key ends there: reached from the row offset the scan already has. The root's
-   * entry (if any) stands for the empty key, which every value contains.
-   */
-  readonly hitColumn: number;
-  /**
    * Everything the keys ending at a state (its own and, through dictionary links, its suffixes)
    * stand for, flattened per state: `[stamp, filterCount, ...filters, ruleCount, ...(filter,
    * tree, rule)]`, filters numbered across the trees, rules tree-local; `stamp` (0 here) is
-   * scratch space for the scanner. Reading one state's entry is sequential, where walking the
+   * scratch space for the scanner. A row's first entry (the hit column) says where its state's
+   * entry starts, or -1 when no key ends there; the root's entry (if any) stands for the empty
+   * key, which every value contains. Reading one state's entry is sequential, where walking the
    * dictionary chain would hop around several arrays.
    */
   readonly hitData: Int32Array;
@@ -58,7 +54,7 @@ const ITEMS_PER_STEP = 1024;
  * states (see `runInSlices`).
  *
  * The rows start at `rowsAt` in the transition table: the entries before are the class entries
- * and the other automaton's rows, which `shareTables` fills (a scan reads its classes there).
+ * and the other automaton's rows, which `ScanMemory` fills (a scan reads its classes there).
  *
  * @throws {HdDataError} when the transition table would be too large for one typed array.
  */
@@ -136,7 +132,7 @@ export function* automatonTablesSteps(
     keyClass[code] = i + 3;
   });
   const stride = (codes.length + 3 + 15) & ~15;
-  const hitColumn = 0;
+  const hitColumn = 0; // the first entry of a row
   const otherClass = 1;
   const deletedClass = 2;
   const deleted = new Set<number>();
@@ -298,38 +294,14 @@ export function* automatonTablesSteps(
     hitData[ruleCountAt] = (at - ruleCountAt - 1) / 3;
   }
 
-  return { stride, hitColumn, deletedClass, classOf, delta, rowsAt, hitData, filters: totalFilters, states };
+  return { stride, deletedClass, classOf, delta, rowsAt, hitData, filters: totalFilters, states };
 }
 
-/** Entries at the front of a shared table (see {@link shareTables}): one per UTF-16 code unit. */
+/** Entries at the front of the scan memory (see `ScanMemory`): one class entry per UTF-16 code unit. */
 export const CLASS_ENTRIES = 0x10000;
 
-/** Bits a class takes in a shared table's class entry: the device class low, the extra class high. */
+/** Bits a class takes in a class entry: the device automaton's low, the extra automaton's high. */
 export const CLASS_BITS = 16;
-
-/**
- * Puts the tables of a device automaton and an extra automaton in one typed array, which both
- * scan: entry `code` holds both classes of that code unit (device in the low {@link CLASS_BITS}),
- * then come the extra rows, then the device rows. Build the extra tables with `rowsAt`
- * {@link CLASS_ENTRIES} and the device tables with `rowsAt` the extra `delta`'s length: the
- * device `delta` becomes the shared array, and only the small extra rows are copied.
- *
- * One array because V8 checks each typed array a loop reads again on every character: reading one
- * instead of three bought 3.5 % more detections per CPU-second (medians of 7 alternating runs).
- */
-export function shareTables(device: AutomatonTables, extra: AutomatonTables): Int32Array {
-  if (extra.rowsAt !== CLASS_ENTRIES || device.rowsAt !== extra.delta.length) {
-    throw new RangeError("shareTables: the tables were not built to share one array");
-  }
-  // Every class fits CLASS_BITS: each needs a state of its own, and states x classes is under
-  // 2^31 (MAX_TABLE_ENTRIES), so there are fewer than 46,341 classes.
-  const table = device.delta;
-  table.set(extra.delta.subarray(CLASS_ENTRIES), CLASS_ENTRIES);
-  for (let code = 0; code < CLASS_ENTRIES; code++) {
-    table[code] = (device.classOf[code] as number) | ((extra.classOf[code] as number) << CLASS_BITS);
-  }
-  return table;
-}
 
 /** Depth down to which trie nodes are numbered breadth-first; deeper subtrees go depth-first. */
 const SHALLOW_DEPTH = 2;

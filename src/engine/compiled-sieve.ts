@@ -1,15 +1,28 @@
 // The fast matcher: two automatons (device trees, extra trees), each read once per header value.
 
-import { automatonTablesSteps, CLASS_ENTRIES, shareTables } from "./automaton-tables.js";
+import { automatonTablesSteps, CLASS_ENTRIES } from "./automaton-tables.js";
 import { DirectIndex } from "./direct-index.js";
 import type { SieveMatcher } from "./naive-sieve.js";
+import { ScanMemory } from "./scan-memory.js";
 import { SieveAutomaton } from "./sieve-automaton.js";
 import { runToEnd, type Steps } from "./slices.js";
 import type { TreesData } from "./tree-data.js";
 
+/** How a {@link CompiledSieve} reads values. */
+export interface CompiledSieveOptions {
+  /**
+   * Read ASCII values of usual length with the WebAssembly scan module (default true). Without
+   * it, or where WebAssembly is unavailable, every value is read in JavaScript (slower, same answers).
+   */
+  readonly scanModule?: boolean;
+}
+
 /** Builds a {@link CompiledSieve} as steps, pausing while the automatons are compiled (see `runInSlices`). */
-export function* compiledSieveSteps(trees: TreesData): Steps<CompiledSieve> {
-  return new CompiledSieve(trees, yield* partsSteps(trees));
+export function* compiledSieveSteps(
+  trees: TreesData,
+  options: CompiledSieveOptions = {},
+): Steps<CompiledSieve> {
+  return new CompiledSieve(trees, options, yield* partsSteps(trees, options));
 }
 
 /** What a {@link CompiledSieve} is made of besides its trees. */
@@ -20,17 +33,24 @@ interface CompiledSieveParts {
   profile0: DirectIndex;
 }
 
-function* partsSteps(trees: TreesData): Steps<CompiledSieveParts> {
-  // The extra tables first: the device rows go after theirs, in one shared array (see `shareTables`).
+function* partsSteps(trees: TreesData, options: CompiledSieveOptions): Steps<CompiledSieveParts> {
+  // The extra tables first: the device rows go after theirs, in one memory (see `ScanMemory`).
   const extraTrees = [trees.platform, trees.browser];
   const extraTables = yield* automatonTablesSteps(extraTrees, "extra", CLASS_ENTRIES);
   yield;
   const deviceTrees = [trees.ua0, trees.ua1];
   const deviceTables = yield* automatonTablesSteps(deviceTrees, "device", extraTables.delta.length);
   yield;
-  const table = shareTables(deviceTables, extraTables);
-  const device = new SieveAutomaton(deviceTrees, "device", deviceTables, table);
-  const extra = new SieveAutomaton(extraTrees, "extra", extraTables, table);
+  const memory = new ScanMemory(
+    deviceTables,
+    extraTables,
+    deviceTrees.length,
+    extraTrees.length,
+    options.scanModule ?? true,
+  );
+  yield;
+  const device = new SieveAutomaton(deviceTrees, "device", memory);
+  const extra = new SieveAutomaton(extraTrees, "extra", memory);
   yield;
   const opera0 = new DirectIndex(trees.opera0);
   yield;
@@ -57,7 +77,11 @@ export class CompiledSieve implements SieveMatcher {
   private readonly profile0: DirectIndex;
 
   /** `parts` are built from `trees`: here in one go, unless {@link compiledSieveSteps} built them in steps. */
-  constructor(trees: TreesData, parts = runToEnd(partsSteps(trees))) {
+  constructor(
+    trees: TreesData,
+    options: CompiledSieveOptions = {},
+    parts = runToEnd(partsSteps(trees, options)),
+  ) {
     this.deviceAutomaton = parts.device;
     this.extraAutomaton = parts.extra;
     this.opera0 = parts.opera0;

@@ -1,21 +1,19 @@
 // Aho-Corasick automaton over every filter and match key of some sieve trees, with normalisation built in.
 
-import { type AutomatonTables, CLASS_BITS, type SieveNormalisation } from "./automaton-tables.js";
+import type { SieveNormalisation } from "./automaton-tables.js";
 import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
+import type { AutomatonInMemory, ScanMemory } from "./scan-memory.js";
+import type { ScanModule } from "./scan-module.js";
 import type { SieveTree } from "./tree-data.js";
 
 export type { SieveNormalisation } from "./automaton-tables.js";
 
 const NONE = 0x7fffffff;
 
-// Module constants, which the optimising compiler folds into the scan loops (an imported binding
-// it reads and checks on every character).
-/** Where the extra automaton's class sits in a class entry. */
-const EXTRA_CLASS_SHIFT = CLASS_BITS;
-/** Keeps one class out of a class entry once shifted. */
-const CLASS_MASK = (1 << CLASS_BITS) - 1;
+/** Keeps one automaton's column offset out of a class entry once shifted (see `ScanMemory`). */
+const COLUMN_MASK = 0xffff;
 
-/** Entries of the key-end buffer kept between scans: room for any usual header value. */
+/** Entries of the key-end buffer of JavaScript scans kept between scans: room for any usual header value. */
 const MIN_HIT_ROOM = 1024;
 
 /**
@@ -24,14 +22,12 @@ const MIN_HIT_ROOM = 1024;
  * order whose match key and whose filter key both occur in the normalised value. That is exactly
  * the naive walk's answer, because rule numbers follow (filter, match) document order.
  *
- * Layout: see `AutomatonTables` and `shareTables` (automaton-tables.ts): a device automaton and
- * an extra automaton read their classes and rows from one shared array. The hot loop is one
- * dependent table read per character; when it enters a state where keys end it only notes the
- * state, and {@link finish} reads what those keys stand for after the loop, so the loop never
- * waits on `hitData` (with the hit column moved to the front of a row, ~3 % more detections per
- * CPU-second than recording keys inside the loop; a branch-free loop that notes every state
- * measured slower, as did reading each half of the value in its own chain). Per scan, keys found
- * are stamped (no clearing, no allocation).
+ * Its tables live in a {@link ScanMemory} beside the other automaton's. ASCII values of usual
+ * length are read by the memory's scan module (WebAssembly, see scan-module.ts: 22 % more
+ * detections per CPU-second than the JavaScript loop below, medians of seven alternating runs); other
+ * values by that loop, which reads the same tables. Either way a scan enters the states where
+ * keys end and only notes them; {@link finish} then reads what those keys stand for. Per scan,
+ * keys found are stamped (no clearing, no allocation).
  */
 export class SieveAutomaton {
   /** Per tree, the rule the last scan found (tree-local number) or -1. */
@@ -41,22 +37,16 @@ export class SieveAutomaton {
 
   private readonly trim: boolean;
   private readonly normalise: (value: string) => string;
-  private readonly stride: number;
-  private readonly hitColumn: number;
-  private readonly deletedClass: number;
-  /** The shared array: class entries, then rows (see `shareTables`). */
-  private readonly table: Int32Array;
-  /** Where this automaton's class sits in a class entry: 0 (device) or {@link CLASS_BITS} (extra). */
+  private readonly memory: ScanMemory;
+  private readonly place: AutomatonInMemory;
+  /** The memory as words: class entries, rows, hit data, stamps (see `ScanMemory`). */
+  private readonly words: Int32Array;
+  /** Where this automaton's column offset sits in a class entry: 0 (device) or 16 (extra). */
   private readonly classShift: number;
-  /** Offset of the root's row in {@link table}. */
+  /** Byte address of the root's row. */
   private readonly root: number;
-  private readonly hitData: Int32Array;
-  /** Per filter instance: the stamp of the last scan that saw its key. */
-  private readonly filterStamp: Int32Array;
-  /**
-   * Row offsets of the states where keys ended in this scan, one per character at most; then,
-   * in {@link finish}, the `hitData` offsets of their rule lists (-1 for none or a repeat).
-   */
+  private readonly deletedColumn: number;
+  /** Row addresses of the states where keys ended in a JavaScript scan, then what `finish` makes of them. */
   private hits: Int32Array;
   private hitCount = 0;
   private stamp = 0;
@@ -64,29 +54,18 @@ export class SieveAutomaton {
   /** Number of automaton states (for memory figures). */
   readonly states: number;
 
-  /**
-   * `tables` are `automatonTablesSteps(trees, normalisation, rowsAt)` run to the end, and `table`
-   * the array `shareTables` made of them and the other automaton's (see compiled-sieve.ts). The
-   * device automaton's classes are the low bits of a class entry, the extra automaton's the high.
-   */
-  constructor(
-    trees: readonly SieveTree[],
-    normalisation: SieveNormalisation,
-    tables: AutomatonTables,
-    table: Int32Array,
-  ) {
+  /** `memory` holds this automaton's tables as its `device` or `extra` place, by `normalisation`. */
+  constructor(trees: readonly SieveTree[], normalisation: SieveNormalisation, memory: ScanMemory) {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
     this.best = new Int32Array(trees.length).fill(-1);
-    this.stride = tables.stride;
-    this.hitColumn = tables.hitColumn;
-    this.deletedClass = tables.deletedClass;
-    this.table = table;
-    this.classShift = normalisation === "extra" ? EXTRA_CLASS_SHIFT : 0;
-    this.root = tables.rowsAt;
-    this.hitData = tables.hitData;
-    this.states = tables.states;
-    this.filterStamp = new Int32Array(tables.filters);
+    this.memory = memory;
+    this.place = normalisation === "extra" ? memory.extra : memory.device;
+    this.words = memory.words;
+    this.classShift = this.place.classShift;
+    this.root = this.place.root;
+    this.deletedColumn = this.place.deletedColumn;
+    this.states = this.place.states;
     this.hits = new Int32Array(MIN_HIT_ROOM);
   }
 
@@ -98,21 +77,75 @@ export class SieveAutomaton {
   /** Reads a raw header value and leaves each tree's winning rule (or -1) in {@link best}. */
   scan(raw: string): void {
     if (raw === this.lastRaw) return;
-    this.begin(raw);
+    this.lastRaw = raw;
     let start = 0;
     let end = raw.length;
     if (this.trim) {
       while (start < end && isTrimmable(raw.charCodeAt(start))) start++;
       while (end > start && isTrimmable(raw.charCodeAt(end - 1))) end--;
     }
-    const table = this.table;
+    const module = this.memory.module;
+    if (module !== undefined && this.memory.copyText(raw)) {
+      if (this.trim) module.extra(start, end, this.nextStamp());
+      else module.device(start, end, this.nextStamp());
+      this.readBest(raw, start, end);
+      return;
+    }
+    this.scanHere(raw, start, end);
+  }
+
+  /**
+   * Reads one raw value with a device automaton and an extra automaton at once, leaving both
+   * results as two `scan` calls would (the scan module reads both in one pass). The two must
+   * share one memory.
+   */
+  static scanPair(device: SieveAutomaton, extra: SieveAutomaton, raw: string): void {
+    const length = raw.length;
+    if (
+      raw === device.lastRaw ||
+      raw === extra.lastRaw ||
+      device.trim ||
+      !extra.trim ||
+      device.memory !== extra.memory ||
+      (length > 0 && (isTrimmable(raw.charCodeAt(0)) || isTrimmable(raw.charCodeAt(length - 1)))) ||
+      !device.memory.copyText(raw)
+    ) {
+      device.scan(raw);
+      extra.scan(raw);
+      return;
+    }
+    device.lastRaw = raw;
+    extra.lastRaw = raw;
+    // copyText said yes, so there is a module.
+    (device.memory.module as ScanModule).pair(0, length, device.nextStamp(), extra.nextStamp());
+    device.readBest(raw, 0, length);
+    extra.readBest(raw, 0, length);
+  }
+
+  /** Takes the scan module's answers, unless the value is too short to match. */
+  private readBest(raw: string, start: number, end: number): void {
+    const best = this.best;
+    if (!this.longEnough(raw, start, end)) {
+      best.fill(-1);
+      return;
+    }
+    const at = this.place.best >> 2;
+    for (let t = 0; t < best.length; t++) best[t] = this.words[at + t] as number;
+  }
+
+  /** The JavaScript scan: values that are not ASCII, or longer than the scan module reads. */
+  private scanHere(raw: string, start: number, end: number): void {
+    const room = Math.max(end - start + 1, MIN_HIT_ROOM);
+    if (this.hits.length < room || this.hits.length > 4 * room) this.hits = new Int32Array(room);
+    const words = this.words;
     const shift = this.classShift;
     const hits = this.hits;
-    let count = this.hitCount;
+    let count = 0;
     let state = this.root;
+    if ((words[state >> 2] as number) >= 0) hits[count++] = state; // the root stands for the empty key
     for (let i = start; i < end; i++) {
-      // `>>> 0`: see scanPair.
-      const entry = table[(state + ((table[raw.charCodeAt(i)]! >>> shift) & CLASS_MASK)) >>> 0]!;
+      // `>>> 2`: byte address to word index, unsigned, so no sign extension waits in the chain.
+      const entry = words[(state + ((words[raw.charCodeAt(i)]! >>> shift) & COLUMN_MASK)) >>> 2]!;
       if (entry >= 0) {
         state = entry;
       } else {
@@ -124,81 +157,17 @@ export class SieveAutomaton {
     this.finish(raw, start, end);
   }
 
-  /**
-   * Reads one raw value with a device automaton and an extra automaton in the same loop, leaving
-   * both results as two `scan` calls would. The two transition chains are independent, so the
-   * processor overlaps them: nearly two scans for the price of one. The two must share one table.
-   */
-  static scanPair(device: SieveAutomaton, extra: SieveAutomaton, raw: string): void {
-    const length = raw.length;
-    if (
-      raw === device.lastRaw ||
-      raw === extra.lastRaw ||
-      device.trim ||
-      !extra.trim ||
-      (length > 0 && (isTrimmable(raw.charCodeAt(0)) || isTrimmable(raw.charCodeAt(length - 1))))
-    ) {
-      device.scan(raw);
-      extra.scan(raw);
-      return;
-    }
-    device.begin(raw);
-    extra.begin(raw);
-    const table = device.table;
-    const dHits = device.hits;
-    const eHits = extra.hits;
-    let dCount = device.hitCount;
-    let eCount = extra.hitCount;
-    let dState = device.root;
-    let eState = extra.root;
-    // `>>> 0`: an index known to be unsigned needs no sign extension between the add and the
-    // load, one cycle off the chain each character waits on (~1.6 % more detections a CPU-second).
-    for (let i = 0; i < length; i++) {
-      const classes = table[raw.charCodeAt(i)]!;
-      const dEntry = table[(dState + (classes & CLASS_MASK)) >>> 0]!;
-      const eEntry = table[(eState + (classes >>> EXTRA_CLASS_SHIFT)) >>> 0]!;
-      if (dEntry >= 0) {
-        dState = dEntry;
-      } else {
-        dState = -dEntry - 1;
-        dHits[dCount++] = dState;
-      }
-      if (eEntry >= 0) {
-        eState = eEntry;
-      } else {
-        eState = -eEntry - 1;
-        eHits[eCount++] = eState;
-      }
-    }
-    device.hitCount = dCount;
-    extra.hitCount = eCount;
-    device.finish(raw, 0, length);
-    extra.finish(raw, 0, length);
-  }
-
-  /**
-   * Starts a scan: remembers the value, makes room in {@link hits} for a key end at every
-   * character (so the scan loop stores without checking; the room one very long value needed
-   * is given back at the next ordinary one), records the empty key if any.
-   */
-  private begin(raw: string): void {
-    this.lastRaw = raw;
-    const room = Math.max(raw.length + 1, MIN_HIT_ROOM);
-    if (this.hits.length < room || this.hits.length > 4 * room) this.hits = new Int32Array(room);
-    this.hitCount = 0;
-    if (this.table[this.root + this.hitColumn]! >= 0) this.hits[this.hitCount++] = this.root; // the root stands for the empty key
-  }
-
   /** A stamp no filter or state holds yet. */
   private nextStamp(): number {
     let stamp = this.stamp + 1;
     if (stamp === 0x7fffffff) {
       // Once in 2^31 scans: clear every stamp so an old one cannot look current.
-      this.filterStamp.fill(0);
-      const rowsEnd = this.root + this.states * this.stride;
-      for (let row = this.root + this.hitColumn; row < rowsEnd; row += this.stride) {
-        const at = this.table[row]!;
-        if (at >= 0) this.hitData[at] = 0;
+      const { words, place } = this;
+      words.fill(0, place.stamps >> 2, (place.stamps >> 2) + place.filters);
+      const rowsEnd = place.root + place.states * place.stride;
+      for (let row = place.root; row < rowsEnd; row += place.stride) {
+        const at = words[row >> 2] as number;
+        if (at >= 0) words[at >> 2] = 0;
       }
       stamp = 1;
     }
@@ -207,40 +176,40 @@ export class SieveAutomaton {
   }
 
   /**
-   * Ends a scan: applies the 4-byte minimum, stamps the filters of every key found, then picks
-   * each tree's earliest rule whose filter was seen.
+   * Ends a JavaScript scan: applies the 4-byte minimum, stamps the filters of every key found,
+   * then picks each tree's earliest rule whose filter was seen (as the scan module's `finish`).
    */
   private finish(raw: string, start: number, end: number): void {
     const best = this.best;
     const trees = best.length;
     if (this.hitCount === 0 || !this.longEnough(raw, start, end)) {
-      for (let t = 0; t < trees; t++) best[t] = -1;
+      best.fill(-1);
       return;
     }
     const stamp = this.nextStamp();
-    const { hits, hitData, filterStamp, table, hitColumn } = this;
+    const { hits, words } = this;
     const count = this.hitCount;
     // Each state's keys once: stamp their filters, and keep where their rules start (or -1).
     for (let h = 0; h < count; h++) {
-      let at = table[hits[h]! + hitColumn]!;
-      if (hitData[at] === stamp) {
+      let at = (words[hits[h]! >> 2] as number) >> 2;
+      if (words[at] === stamp) {
         hits[h] = -1; // met earlier in this scan
         continue;
       }
-      hitData[at++] = stamp;
-      const filtersEnd = at + 1 + hitData[at]!;
-      for (at++; at < filtersEnd; at++) filterStamp[hitData[at]!] = stamp;
-      hits[h] = hitData[at] === 0 ? -1 : at;
+      words[at++] = stamp;
+      const filtersEnd = at + 1 + words[at]!;
+      for (at++; at < filtersEnd; at++) words[words[at]! >> 2] = stamp;
+      hits[h] = words[at] === 0 ? -1 : at;
     }
     for (let t = 0; t < trees; t++) best[t] = NONE;
     for (let h = 0; h < count; h++) {
       let at = hits[h]!;
       if (at < 0) continue;
-      const stop = at + 1 + 3 * hitData[at]!;
+      const stop = at + 1 + 3 * words[at]!;
       for (at++; at < stop; at += 3) {
-        if (filterStamp[hitData[at]!] !== stamp) continue;
-        const t = hitData[at + 1]!;
-        const rule = hitData[at + 2]!;
+        if (words[words[at]! >> 2] !== stamp) continue;
+        const t = words[at + 1]!;
+        const rule = words[at + 2]!;
         if (rule < best[t]!) best[t] = rule;
       }
     }
@@ -253,7 +222,7 @@ export class SieveAutomaton {
     let wide = false;
     for (let i = start; i < end; i++) {
       const code = raw.charCodeAt(i);
-      if (((this.table[code]! >>> this.classShift) & CLASS_MASK) === this.deletedClass) continue;
+      if (((this.words[code]! >>> this.classShift) & COLUMN_MASK) === this.deletedColumn) continue;
       if (++kept >= 4) return true;
       if (code > 0x7f) wide = true;
     }

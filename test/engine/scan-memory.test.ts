@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { automatonTablesSteps, CLASS_ENTRIES } from "../../src/engine/automaton-tables.js";
+import { parseOrderedJson } from "../../src/engine/ordered-json.js";
+import { MODULE_TEXT_ROOM, ScanMemory } from "../../src/engine/scan-memory.js";
+import { runToEnd } from "../../src/engine/slices.js";
+import { readTrees } from "../../src/engine/tree-data.js";
+import { assembleModule, op, webAssembly } from "../../src/engine/wasm-assembler.js";
+
+function scanMemory(useModule: boolean): ScanMemory {
+  const sieve = { "1": { nokia: { n95: "1", "6300": "2" }, "": { mozilla: "3" } } };
+  const text = JSON.stringify({
+    trees: {
+      "user-agent0": sieve,
+      "user-agent1": sieve,
+      "user-agentplatform": sieve,
+      "user-agentbrowser": sieve,
+    },
+  });
+  const trees = readTrees(parseOrderedJson(text));
+  const extra = runToEnd(automatonTablesSteps([trees.platform, trees.browser], "extra", CLASS_ENTRIES));
+  const device = runToEnd(automatonTablesSteps([trees.ua0, trees.ua1], "device", extra.delta.length));
+  return new ScanMemory(device, extra, 2, 2, useModule);
+}
+
+describe("ScanMemory", () => {
+  it("gives the scan module ASCII values of up to its room, and nothing else", () => {
+    const memory = scanMemory(true);
+    expect(memory.module).toBeDefined();
+    expect(memory.copyText("")).toBe(true);
+    expect(memory.copyText("Mozilla/5.0 (Linux; Android 14)")).toBe(true);
+    expect(memory.copyText("a".repeat(MODULE_TEXT_ROOM))).toBe(true);
+    expect(memory.copyText("a".repeat(MODULE_TEXT_ROOM + 1))).toBe(false);
+    expect(memory.copyText("Nokia N95 é")).toBe(false);
+    expect(memory.copyText("\u{1F600}")).toBe(false);
+    // A non-ASCII character early in a value as long as the room: its UTF-8 bytes do not fit, but
+    // what is written must not pass for the whole value.
+    expect(memory.copyText(`é${"a".repeat(MODULE_TEXT_ROOM - 1)}`)).toBe(false);
+  });
+
+  it("keeps every scan in JavaScript when asked to", () => {
+    const memory = scanMemory(false);
+    expect(memory.module).toBeUndefined();
+    expect(memory.copyText("Mozilla")).toBe(false);
+    // The tables are laid out all the same: the root's row leads back to itself on a deleted character.
+    const root = memory.device.root;
+    expect(memory.words[(root + memory.device.deletedColumn) >> 2]).toBe(root);
+  });
+});
+
+describe("assembleModule", () => {
+  it("encodes constants, addresses and function indexes that V8 accepts and runs", () => {
+    const values = [0, 1, 63, 64, -1, -64, -65, 8191, 8192, 0x7fffffff, -0x80000000];
+    if (webAssembly === undefined) throw new Error("these tests need WebAssembly");
+    const memory = new webAssembly.Memory({ initial: 1, maximum: 1 });
+    const store = values.map((value, i) => [op.const(0), op.const(value), op.store(300 + 4 * i)]);
+    const bytes = assembleModule(1, [
+      { params: 0, locals: 0, body: store },
+      { name: "run", params: 1, locals: 1, body: [op.call(0), op.get(0), op.const(2), op.add, op.set(1)] },
+    ]);
+    const instance = new webAssembly.Instance(new webAssembly.Module(bytes), { env: { memory } });
+    (instance.exports.run as (n: number) => void)(5);
+    expect(Array.from(new Int32Array(memory.buffer, 300, values.length))).toEqual(values);
+  });
+});
