@@ -18,8 +18,6 @@ export interface AutomatonInMemory extends AutomatonPlace {
   /** Bytes per row. */
   readonly stride: number;
   readonly states: number;
-  /** Column offset (bytes) of the class of deleted characters: rows loop to themselves on it. */
-  readonly deletedColumn: number;
   /** Where the filter stamps start, one word per filter instance. */
   readonly stamps: number;
   readonly filters: number;

@@ -23,6 +23,8 @@ export interface AutomatonPlace {
   readonly hits: number;
   /** The second half's state after each of its characters, every {@link SYNC_STEP} bytes. */
   readonly sync: number;
+  /** Column offset of the class of deleted characters (they do not count towards the 4-byte minimum). */
+  readonly deletedColumn: number;
 }
 
 /** Where the scan module finds everything (byte addresses in its memory). */
@@ -127,10 +129,14 @@ function scanFunction(
     op.shl,
     op.load(),
   ];
-  const step = (place: AutomatonPlace, state: number, column: number, hits: number): Code => [
-    op.get(state),
-    op.get(column),
+  /** The automaton's column offset out of the class entry in the local `entry`. */
+  const column = (place: AutomatonPlace, entry: number): Code => [
+    op.get(entry),
     place.classShift === 0 ? [op.const(0xffff), op.and] : [op.const(place.classShift), op.shrU],
+  ];
+  const step = (place: AutomatonPlace, state: number, classes: number, hits: number): Code => [
+    op.get(state),
+    column(place, classes),
     op.add,
     op.load(),
     op.tee(ENTRY),
@@ -228,9 +234,38 @@ function scanFunction(
         op.get(STAMPS[k] as number),
         op.call(finishes[k] as number),
       ],
+      tooShort(place, column, classAt),
     );
   });
   return { name, params: PARAMS, locals: FIRST_CHAIN_LOCAL - PARAMS + 4 * places.length, body };
+}
+
+/**
+ * The 4-byte minimum: a value with fewer than 4 characters that the normalisation keeps matches
+ * nothing, so its best rules become -1 (one byte a character: the module reads ASCII only).
+ */
+function tooShort(
+  place: AutomatonPlace,
+  column: (place: AutomatonPlace, entry: number) => Code,
+  classAt: (position: Code) => Code,
+): Code {
+  return [
+    [op.get(START), op.set(TAIL), op.const(0), op.set(MOVE)],
+    op.block(
+      op.loop(
+        [op.get(TAIL), op.get(END), op.geS, op.brIf(1)],
+        classAt(op.get(TAIL)),
+        op.set(CLASS_A),
+        [column(place, CLASS_A), op.const(place.deletedColumn), op.ne],
+        op.if([op.get(MOVE), op.const(1), op.add, op.tee(MOVE), op.const(4), op.geS, op.brIf(2)]),
+        [op.get(TAIL), op.const(1), op.add, op.set(TAIL), op.br(0)],
+      ),
+    ),
+    [op.get(MOVE), op.const(4), op.ltS],
+    op.if(
+      Array.from({ length: place.trees }, (_, t) => [op.const(place.best + 4 * t), op.const(-1), op.store()]),
+    ),
+  ];
 }
 
 /** Writes `value` where the local `at` points and moves `at` on a word. */

@@ -88,7 +88,7 @@ export class SieveAutomaton {
     if (module !== undefined && this.memory.copyText(raw)) {
       if (this.trim) module.extra(start, end, this.nextStamp());
       else module.device(start, end, this.nextStamp());
-      this.readBest(raw, start, end);
+      this.readBest();
       return;
     }
     this.scanHere(raw, start, end);
@@ -118,17 +118,13 @@ export class SieveAutomaton {
     extra.lastRaw = raw;
     // copyText said yes, so there is a module.
     (device.memory.module as ScanModule).pair(0, length, device.nextStamp(), extra.nextStamp());
-    device.readBest(raw, 0, length);
-    extra.readBest(raw, 0, length);
+    device.readBest();
+    extra.readBest();
   }
 
-  /** Takes the scan module's answers, unless the value is too short to match. */
-  private readBest(raw: string, start: number, end: number): void {
+  /** Takes the scan module's answers. */
+  private readBest(): void {
     const best = this.best;
-    if (!this.longEnough(raw, start, end)) {
-      best.fill(-1);
-      return;
-    }
     const at = this.place.best >> 2;
     for (let t = 0; t < best.length; t++) best[t] = this.words[at + t] as number;
   }

@@ -56,6 +56,7 @@ export const op = {
   shrU: [0x76] as Code,
   eqz: [0x45] as Code,
   eq: [0x46] as Code,
+  ne: [0x47] as Code,
   ltS: [0x48] as Code,
   ltU: [0x49] as Code,
   geS: [0x4e] as Code,
