@@ -55,7 +55,8 @@ export const SYNC_STEP = 8;
 const NONE = 0x7fffffff;
 
 /**
- * Builds the scan module over `memory` laid out as `layout` says.
+ * Builds the scan module over `memory` laid out as `layout` says. Throws where WebAssembly is
+ * unavailable: `ScanMemory` asks only once it has a WebAssembly memory.
  *
  * Why WebAssembly: a scan waits on one dependent table read per character. Reading the two halves
  * of a value in two independent chains lets the processor overlap them, but in JavaScript the
