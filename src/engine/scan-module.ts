@@ -250,19 +250,23 @@ function tooShort(
   column: (place: AutomatonPlace, entry: number) => Code,
   classAt: (position: Code) => Code,
 ): Code {
+  // Locals free by now: the tails have met and the key ends have moved.
+  const at = TAIL;
+  const kept = MOVE;
+  const classes = CLASS_A;
   return [
-    [op.get(START), op.set(TAIL), op.const(0), op.set(MOVE)],
+    [op.get(START), op.set(at), op.const(0), op.set(kept)],
     op.block(
       op.loop(
-        [op.get(TAIL), op.get(END), op.geS, op.brIf(1)],
-        classAt(op.get(TAIL)),
-        op.set(CLASS_A),
-        [column(place, CLASS_A), op.const(place.deletedColumn), op.ne],
-        op.if([op.get(MOVE), op.const(1), op.add, op.tee(MOVE), op.const(4), op.geS, op.brIf(2)]),
-        [op.get(TAIL), op.const(1), op.add, op.set(TAIL), op.br(0)],
+        [op.get(at), op.get(END), op.geS, op.brIf(1)],
+        classAt(op.get(at)),
+        op.set(classes),
+        [column(place, classes), op.const(place.deletedColumn), op.ne],
+        op.if([op.get(kept), op.const(1), op.add, op.tee(kept), op.const(4), op.geS, op.brIf(2)]),
+        [op.get(at), op.const(1), op.add, op.set(at), op.br(0)],
       ),
     ),
-    [op.get(MOVE), op.const(4), op.ltS],
+    [op.get(kept), op.const(4), op.ltS],
     op.if(
       Array.from({ length: place.trees }, (_, t) => [op.const(place.best + 4 * t), op.const(-1), op.store()]),
     ),
