@@ -1,6 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { automatonTablesSteps, CLASS_ENTRIES } from "../../src/engine/automaton-tables.js";
 import { parseOrderedJson } from "../../src/engine/ordered-json.js";
+import { sampleEngine } from "../../src/engine/sample-engine.js";
 import { MODULE_TEXT_ROOM, ScanMemory } from "../../src/engine/scan-memory.js";
 import { runToEnd } from "../../src/engine/slices.js";
 import { readTrees } from "../../src/engine/tree-data.js";
@@ -44,6 +47,42 @@ describe("ScanMemory", () => {
     // The tables are laid out all the same: the root's row leads back to itself on a deleted character.
     const root = memory.device.root;
     expect(memory.words[(root + memory.device.deletedColumn) >> 2]).toBe(root);
+  });
+});
+
+describe("the engine without WebAssembly", () => {
+  it("answers the same under node --jitless, where every value is scanned in JavaScript", () => {
+    const userAgents = [
+      "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36",
+      "Nokia6300/2.0 (05.00) Profile/MIDP-2.0 Configuration/CLDC-1.1",
+    ];
+    // The engine's own module: the package's index also loads the HTTP client, whose parser
+    // (undici's) is WebAssembly itself.
+    const index = fileURLToPath(new URL("../../dist/engine/sample-engine.js", import.meta.url));
+    const script = `
+      const { sampleEngine } = await import(${JSON.stringify(index)});
+      const engine = sampleEngine();
+      const agents = ${JSON.stringify(userAgents)};
+      console.log(JSON.stringify({
+        webAssembly: typeof WebAssembly,
+        replies: agents.map((ua) => engine.detect({ "user-agent": ua })),
+      }));`;
+    const child = spawnSync(process.execPath, ["--jitless", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const out = JSON.parse(child.stdout) as { webAssembly: string; replies: unknown[] };
+    expect(out.webAssembly).toBe("undefined");
+    const engine = sampleEngine();
+    expect(out.replies).toEqual(
+      JSON.parse(JSON.stringify(userAgents.map((ua) => engine.detect({ "user-agent": ua })))),
+    );
+    expect(out.replies.filter((reply) => (reply as { status: number }).status === 0).length).toBeGreaterThan(
+      1,
+    );
   });
 });
 
