@@ -127,13 +127,14 @@ export class ScanMemory {
   }
 
   /**
-   * Copies a value to where the scan module reads it, and says whether the module can read it:
-   * ASCII only (one byte a character) and at most {@link MODULE_TEXT_ROOM} characters.
+   * Copies a value to where the scan module reads it and returns the module, or undefined when
+   * the module cannot read it: it reads ASCII only (one byte a character) and at most
+   * {@link MODULE_TEXT_ROOM} characters.
    */
-  copyText(raw: string): boolean {
-    if (this.module === undefined || raw.length > MODULE_TEXT_ROOM) return false;
+  moduleFor(raw: string): ScanModule | undefined {
+    if (this.module === undefined || raw.length > MODULE_TEXT_ROOM) return undefined;
     const copied = this.encoder.encodeInto(raw, this.text);
-    return copied.read === raw.length && copied.written === raw.length;
+    return copied.read === raw.length && copied.written === raw.length ? this.module : undefined;
   }
 }
 

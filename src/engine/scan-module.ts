@@ -209,26 +209,19 @@ function scanFunction(
     body.push(
       // A reads on until it meets B.
       [op.get(MID), op.set(TAIL)],
-      op.block(
-        op.loop(
-          [op.get(TAIL), op.get(END), op.geS, op.brIf(1)],
-          classAt(op.get(TAIL)),
-          op.set(CLASS_A),
-          step(place, chain.stateA, CLASS_A, chain.hitsA),
-          [op.get(chain.stateA), op.get(TAIL), op.get(MID), op.sub, op.const(3), op.shl, op.load(place.sync)],
-          [op.eq, op.brIf(1)],
-          [op.get(TAIL), op.const(1), op.add, op.set(TAIL), op.br(0)],
-        ),
+      countUp(
+        TAIL,
+        op.get(END),
+        1,
+        classAt(op.get(TAIL)),
+        op.set(CLASS_A),
+        step(place, chain.stateA, CLASS_A, chain.hitsA),
+        [op.get(chain.stateA), op.get(TAIL), op.get(MID), op.sub, op.const(3), op.shl, op.load(place.sync)],
+        [op.eq, op.brIf(1)],
       ),
       // B's key ends go after A's.
       [op.const(place.hits + layout.hitsRoom), op.set(MOVE)],
-      op.block(
-        op.loop(
-          [op.get(MOVE), op.get(chain.hitsB), op.geS, op.brIf(1)],
-          append(chain.hitsA, [op.get(MOVE), op.load()]),
-          [op.get(MOVE), op.const(4), op.add, op.set(MOVE), op.br(0)],
-        ),
-      ),
+      countUp(MOVE, op.get(chain.hitsB), 4, append(chain.hitsA, [op.get(MOVE), op.load()])),
       [
         op.const(place.hits),
         op.get(chain.hitsA),
@@ -256,21 +249,36 @@ function tooShort(
   const classes = CLASS_A;
   return [
     [op.get(START), op.set(at), op.const(0), op.set(kept)],
-    op.block(
-      op.loop(
-        [op.get(at), op.get(END), op.geS, op.brIf(1)],
-        classAt(op.get(at)),
-        op.set(classes),
-        [column(place, classes), op.const(place.deletedColumn), op.ne],
-        op.if([op.get(kept), op.const(1), op.add, op.tee(kept), op.const(4), op.geS, op.brIf(2)]),
-        [op.get(at), op.const(1), op.add, op.set(at), op.br(0)],
-      ),
+    countUp(
+      at,
+      op.get(END),
+      1,
+      classAt(op.get(at)),
+      op.set(classes),
+      [column(place, classes), op.const(place.deletedColumn), op.ne],
+      op.if([op.get(kept), op.const(1), op.add, op.tee(kept), op.const(4), op.geS, op.brIf(2)]),
     ),
     [op.get(kept), op.const(4), op.ltS],
     op.if(
       Array.from({ length: place.trees }, (_, t) => [op.const(place.best + 4 * t), op.const(-1), op.store()]),
     ),
   ];
+}
+
+/**
+ * `while (counter < limit) { body; counter += step }`: a block around a loop, so in `body`,
+ * `br(1)` from the loop's own level leaves it.
+ */
+function countUp(counter: number, limit: Code, step: number, ...body: Code[]): Code {
+  return op.block(
+    op.loop([op.get(counter), limit, op.geS, op.brIf(1)], ...body, [
+      op.get(counter),
+      op.const(step),
+      op.add,
+      op.set(counter),
+      op.br(0),
+    ]),
+  );
 }
 
 /** Writes `value` where the local `at` points and moves `at` on a word. */
@@ -295,16 +303,7 @@ const SLOT = 8;
  */
 function finishFunction(place: AutomatonPlace): WasmFunction {
   const best = Array.from({ length: place.trees }, (_, t) => place.best + 4 * t);
-  const overHits = (...body: Code[]): Code =>
-    op.block(
-      op.loop([op.get(HIT), op.get(HITS_END), op.geS, op.brIf(1)], ...body, [
-        op.get(HIT),
-        op.const(4),
-        op.add,
-        op.set(HIT),
-        op.br(0),
-      ]),
-    );
+  const overHits = (...body: Code[]): Code => countUp(HIT, op.get(HITS_END), 4, ...body);
   const body: Code[] = [
     [op.get(HITS_START), op.set(HIT)],
     overHits(
@@ -326,13 +325,7 @@ function finishFunction(place: AutomatonPlace): WasmFunction {
             op.add,
           ],
           op.set(STOP),
-          op.block(
-            op.loop(
-              [op.get(READ), op.get(STOP), op.geS, op.brIf(1)],
-              [op.get(READ), op.load(), op.get(STAMP), op.store()],
-              [op.get(READ), op.const(4), op.add, op.set(READ), op.br(0)],
-            ),
-          ),
+          countUp(READ, op.get(STOP), 4, [op.get(READ), op.load(), op.get(STAMP), op.store()]),
           // Keep where the rules start, or -1 when there are none.
           [op.get(HIT), op.const(-1), op.get(READ), op.get(READ), op.load(), op.eqz, op.select, op.store()],
         ],
@@ -355,27 +348,26 @@ function finishFunction(place: AutomatonPlace): WasmFunction {
           op.set(STOP),
         ],
         [op.get(READ), op.const(4), op.add, op.set(READ)],
-        op.block(
-          op.loop(
-            [op.get(READ), op.get(STOP), op.geS, op.brIf(1)],
-            // A rule: its filter's stamp, its tree, its number.
-            [op.get(READ), op.load(), op.load(), op.get(STAMP), op.eq],
-            op.if([
-              [
-                op.get(READ),
-                op.load(8),
-                op.set(RULE),
-                op.get(READ),
-                op.load(4),
-                op.const(2),
-                op.shl,
-                op.set(SLOT),
-              ],
-              [op.get(RULE), op.get(SLOT), op.load(place.best), op.ltS],
-              op.if([op.get(SLOT), op.get(RULE), op.store(place.best)]),
-            ]),
-            [op.get(READ), op.const(12), op.add, op.set(READ), op.br(0)],
-          ),
+        countUp(
+          READ,
+          op.get(STOP),
+          12,
+          // A rule: its filter's stamp, its tree, its number.
+          [op.get(READ), op.load(), op.load(), op.get(STAMP), op.eq],
+          op.if([
+            [
+              op.get(READ),
+              op.load(8),
+              op.set(RULE),
+              op.get(READ),
+              op.load(4),
+              op.const(2),
+              op.shl,
+              op.set(SLOT),
+            ],
+            [op.get(RULE), op.get(SLOT), op.load(place.best), op.ltS],
+            op.if([op.get(SLOT), op.get(RULE), op.store(place.best)]),
+          ]),
         ),
       ]),
     ),

@@ -3,7 +3,6 @@
 import type { SieveNormalisation } from "./automaton-tables.js";
 import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import type { AutomatonInMemory, ScanMemory } from "./scan-memory.js";
-import type { ScanModule } from "./scan-module.js";
 import type { SieveTree } from "./tree-data.js";
 
 export type { SieveNormalisation } from "./automaton-tables.js";
@@ -30,7 +29,10 @@ const MIN_HIT_ROOM = 1024;
  * keys found are stamped (no clearing, no allocation).
  */
 export class SieveAutomaton {
-  /** Per tree, the rule the last scan found (tree-local number) or -1. */
+  /**
+   * Per tree, the rule the last scan found (tree-local number) or -1: a view of the words where
+   * the scan module writes them, so a JavaScript scan and the module leave them in one place.
+   */
   readonly best: Int32Array;
   /** The raw value of the last scan; scanning it again is skipped until {@link forget}. */
   private lastRaw: string | undefined;
@@ -41,11 +43,6 @@ export class SieveAutomaton {
   private readonly place: AutomatonInMemory;
   /** The memory as words: class entries, rows, hit data, stamps (see `ScanMemory`). */
   private readonly words: Int32Array;
-  /** Where this automaton's column offset sits in a class entry: 0 (device) or 16 (extra). */
-  private readonly classShift: number;
-  /** Byte address of the root's row. */
-  private readonly root: number;
-  private readonly deletedColumn: number;
   /** Row addresses of the states where keys ended in a JavaScript scan, then what `finish` makes of them. */
   private hits: Int32Array;
   private hitCount = 0;
@@ -58,13 +55,12 @@ export class SieveAutomaton {
   constructor(trees: readonly SieveTree[], normalisation: SieveNormalisation, memory: ScanMemory) {
     this.trim = normalisation === "extra";
     this.normalise = normalisation === "extra" ? normaliseForExtra : normaliseForDevice;
-    this.best = new Int32Array(trees.length).fill(-1);
     this.memory = memory;
     this.place = normalisation === "extra" ? memory.extra : memory.device;
     this.words = memory.words;
-    this.classShift = this.place.classShift;
-    this.root = this.place.root;
-    this.deletedColumn = this.place.deletedColumn;
+    if (this.place.trees !== trees.length)
+      throw new RangeError("SieveAutomaton: the memory holds other trees");
+    this.best = this.words.subarray(this.place.best >> 2, (this.place.best >> 2) + trees.length).fill(-1);
     this.states = this.place.states;
     this.hits = new Int32Array(MIN_HIT_ROOM);
   }
@@ -84,31 +80,23 @@ export class SieveAutomaton {
       while (start < end && isTrimmable(raw.charCodeAt(start))) start++;
       while (end > start && isTrimmable(raw.charCodeAt(end - 1))) end--;
     }
-    const module = this.memory.module;
-    if (module !== undefined && this.memory.copyText(raw)) {
-      if (this.trim) module.extra(start, end, this.nextStamp());
-      else module.device(start, end, this.nextStamp());
-      this.readBest();
-      return;
-    }
-    this.scanHere(raw, start, end);
+    const module = this.memory.moduleFor(raw);
+    if (module === undefined) this.scanHere(raw, start, end);
+    else if (this.trim) module.extra(start, end, this.nextStamp());
+    else module.device(start, end, this.nextStamp());
   }
 
   /**
    * Reads one raw value with a device automaton and an extra automaton at once, leaving both
-   * results as two `scan` calls would (the scan module reads both in one pass). The two must
-   * share one memory.
+   * results as two `scan` calls would (the scan module reads both in one pass). `device` must be
+   * a device automaton and `extra` an extra automaton over the same memory (see `CompiledSieve`).
    */
   static scanPair(device: SieveAutomaton, extra: SieveAutomaton, raw: string): void {
     const length = raw.length;
     if (
       raw === device.lastRaw ||
       raw === extra.lastRaw ||
-      device.trim ||
-      !extra.trim ||
-      device.memory !== extra.memory ||
-      (length > 0 && (isTrimmable(raw.charCodeAt(0)) || isTrimmable(raw.charCodeAt(length - 1)))) ||
-      !device.memory.copyText(raw)
+      (length > 0 && (isTrimmable(raw.charCodeAt(0)) || isTrimmable(raw.charCodeAt(length - 1))))
     ) {
       device.scan(raw);
       extra.scan(raw);
@@ -116,17 +104,14 @@ export class SieveAutomaton {
     }
     device.lastRaw = raw;
     extra.lastRaw = raw;
-    // copyText said yes, so there is a module.
-    (device.memory.module as ScanModule).pair(0, length, device.nextStamp(), extra.nextStamp());
-    device.readBest();
-    extra.readBest();
-  }
-
-  /** Takes the scan module's answers. */
-  private readBest(): void {
-    const best = this.best;
-    const at = this.place.best >> 2;
-    for (let t = 0; t < best.length; t++) best[t] = this.words[at + t] as number;
+    const module = device.memory.moduleFor(raw);
+    if (module !== undefined) {
+      module.pair(0, length, device.nextStamp(), extra.nextStamp());
+      return;
+    }
+    // Neither end needs trimming, so both read the whole value.
+    device.scanHere(raw, 0, length);
+    extra.scanHere(raw, 0, length);
   }
 
   /** The JavaScript scan: values that are not ASCII, or longer than the scan module reads. */
@@ -134,10 +119,10 @@ export class SieveAutomaton {
     const room = Math.max(end - start + 1, MIN_HIT_ROOM);
     if (this.hits.length < room || this.hits.length > 4 * room) this.hits = new Int32Array(room);
     const words = this.words;
-    const shift = this.classShift;
+    const shift = this.place.classShift;
     const hits = this.hits;
     let count = 0;
-    let state = this.root;
+    let state = this.place.root;
     if ((words[state >> 2] as number) >= 0) hits[count++] = state; // the root stands for the empty key
     for (let i = start; i < end; i++) {
       // `>>> 2`: byte address to word index, unsigned, so no sign extension waits in the chain.
@@ -214,11 +199,12 @@ export class SieveAutomaton {
 
   /** True when the normalised value has at least 4 UTF-8 bytes (usually decided by its first characters). */
   private longEnough(raw: string, start: number, end: number): boolean {
+    const { classShift: shift, deletedColumn } = this.place;
     let kept = 0;
     let wide = false;
     for (let i = start; i < end; i++) {
       const code = raw.charCodeAt(i);
-      if (((this.words[code]! >>> this.classShift) & COLUMN_MASK) === this.deletedColumn) continue;
+      if (((this.words[code]! >>> shift) & COLUMN_MASK) === deletedColumn) continue;
       if (++kept >= 4) return true;
       if (code > 0x7f) wide = true;
     }

@@ -29,21 +29,21 @@ describe("ScanMemory", () => {
   it("gives the scan module ASCII values of up to its room, and nothing else", () => {
     const memory = scanMemory(true);
     expect(memory.module).toBeDefined();
-    expect(memory.copyText("")).toBe(true);
-    expect(memory.copyText("Mozilla/5.0 (Linux; Android 14)")).toBe(true);
-    expect(memory.copyText("a".repeat(MODULE_TEXT_ROOM))).toBe(true);
-    expect(memory.copyText("a".repeat(MODULE_TEXT_ROOM + 1))).toBe(false);
-    expect(memory.copyText("Nokia N95 é")).toBe(false);
-    expect(memory.copyText("\u{1F600}")).toBe(false);
+    expect(memory.moduleFor("")).toBe(memory.module);
+    expect(memory.moduleFor("Mozilla/5.0 (Linux; Android 14)")).toBe(memory.module);
+    expect(memory.moduleFor("a".repeat(MODULE_TEXT_ROOM))).toBe(memory.module);
+    expect(memory.moduleFor("a".repeat(MODULE_TEXT_ROOM + 1))).toBeUndefined();
+    expect(memory.moduleFor("Nokia N95 é")).toBeUndefined();
+    expect(memory.moduleFor("\u{1F600}")).toBeUndefined();
     // A non-ASCII character early in a value as long as the room: its UTF-8 bytes do not fit, but
     // what is written must not pass for the whole value.
-    expect(memory.copyText(`é${"a".repeat(MODULE_TEXT_ROOM - 1)}`)).toBe(false);
+    expect(memory.moduleFor(`é${"a".repeat(MODULE_TEXT_ROOM - 1)}`)).toBeUndefined();
   });
 
   it("keeps every scan in JavaScript when asked to", () => {
     const memory = scanMemory(false);
     expect(memory.module).toBeUndefined();
-    expect(memory.copyText("Mozilla")).toBe(false);
+    expect(memory.moduleFor("Mozilla")).toBeUndefined();
     // The tables are laid out all the same: the root's row leads back to itself on a deleted character.
     const root = memory.device.root;
     expect(memory.words[(root + memory.device.deletedColumn) >> 2]).toBe(root);
