@@ -75,11 +75,12 @@ export class ScanMemory {
     const best = extraStamps + 4 * extra.filters;
     const text = best + 4 * (deviceTrees + extraTrees);
     const sync = align(text + MODULE_TEXT_ROOM);
-    // Key ends: one at each character at most, plus the root's; the second half's go after the first's.
-    const hitsRoom = 4 * (MODULE_TEXT_ROOM + 2);
+    // Key ends: one at each character a chain reads at most (the first half's chain reads on
+    // into the second half), plus the root's.
+    const hitsRoom = 4 * (2 * MODULE_TEXT_ROOM + 1);
     const deviceHits = sync + SYNC_STEP * (MODULE_TEXT_ROOM + 1);
-    const extraHits = deviceHits + 2 * hitsRoom;
-    const end = extraHits + 2 * hitsRoom;
+    const extraHits = deviceHits + hitsRoom;
+    const end = extraHits + hitsRoom;
     // Addresses are compared as signed 32-bit numbers.
     if (end > MAX_MEMORY_BYTES) throw new HdDataError(`trees too large to compile: ${end} bytes of tables`);
     const pages = Math.ceil(end / PAGE_BYTES);
@@ -123,7 +124,7 @@ export class ScanMemory {
     this.module =
       memory === undefined
         ? undefined
-        : instantiateScanModule(memory, { pages, text, hitsRoom, device: this.device, extra: this.extra });
+        : instantiateScanModule(memory, { pages, text, device: this.device, extra: this.extra });
   }
 
   /**

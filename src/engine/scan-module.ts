@@ -19,9 +19,9 @@ export interface AutomatonPlace {
   readonly trees: number;
   /** Where `finish` writes those rules, one word per tree. */
   readonly best: number;
-  /** The first half's key ends; the second half's start `hitsRoom` bytes further on. */
+  /** The key ends a scan finds, both halves' in one list (`finish` reads them in any order). */
   readonly hits: number;
-  /** The second half's state after each of its characters, every {@link SYNC_STEP} bytes. */
+  /** The second half's state after each of its characters, {@link SYNC_STEP} bytes a character position. */
   readonly sync: number;
   /** Column offset of the class of deleted characters (they do not count towards the 4-byte minimum). */
   readonly deletedColumn: number;
@@ -33,8 +33,6 @@ export interface ScanModuleLayout {
   readonly pages: number;
   /** The value's characters, one byte each (ASCII only). */
   readonly text: number;
-  /** Bytes between an automaton's two hit lists: room for every key end one value can have. */
-  readonly hitsRoom: number;
   readonly device: AutomatonPlace;
   readonly extra: AutomatonPlace;
 }
@@ -80,7 +78,7 @@ export function instantiateScanModule(memory: WasmMemory, layout: ScanModuleLayo
 }
 
 // Locals of a scan function: its four parameters (the pair's second stamp unused by the others),
-// then the shared ones, then four per automaton.
+// then the shared ones, then three per automaton.
 const START = 0;
 const END = 1;
 const STAMPS = [2, 3];
@@ -88,19 +86,22 @@ const INDEX = 4;
 const HALF = 5;
 const MID = 6;
 const TAIL = 7;
-const MOVE = 8;
-const ENTRY = 9;
-const CLASS_A = 10;
-const CLASS_B = 11;
-const FIRST_CHAIN_LOCAL = 12;
+const ENTRY = 8;
+const CLASS_A = 9;
+const CLASS_B = 10;
+const FIRST_CHAIN_LOCAL = 11;
 const PARAMS = 4;
+const LOCALS_PER_AUTOMATON = 3;
 
-/** Locals of one automaton in a scan function: the two halves' states and where each writes its next key end. */
+/**
+ * Locals of one automaton in a scan function: the two halves' states and where the next key end
+ * goes. Both halves write one list, since `finish` reads key ends in any order; with a list per
+ * half, the pair loop kept one of its pointers on the stack.
+ */
 interface Chains {
   readonly stateA: number;
   readonly stateB: number;
-  readonly hitsA: number;
-  readonly hitsB: number;
+  readonly hits: number;
 }
 
 /**
@@ -108,8 +109,8 @@ interface Chains {
  * the second from the root. B's state is then a suffix of the true one, so the keys it finds are
  * keys the true state also ends (found twice at worst, which `finish` skips); A goes on into the
  * second half until its state equals B's at the same character (a few characters: as deep as the
- * state at the midpoint), from where B's states are the true ones. Then each automaton's
- * `finish` runs over A's key ends followed by B's.
+ * state at the midpoint), from where B's states are the true ones. Both chains write their key
+ * ends to one list, which the automaton's `finish` then reads.
  */
 function scanFunction(
   name: string,
@@ -118,10 +119,9 @@ function scanFunction(
   layout: ScanModuleLayout,
 ): WasmFunction {
   const chains: Chains[] = places.map((_, k) => ({
-    stateA: FIRST_CHAIN_LOCAL + 4 * k,
-    stateB: FIRST_CHAIN_LOCAL + 4 * k + 1,
-    hitsA: FIRST_CHAIN_LOCAL + 4 * k + 2,
-    hitsB: FIRST_CHAIN_LOCAL + 4 * k + 3,
+    stateA: FIRST_CHAIN_LOCAL + LOCALS_PER_AUTOMATON * k,
+    stateB: FIRST_CHAIN_LOCAL + LOCALS_PER_AUTOMATON * k + 1,
+    hits: FIRST_CHAIN_LOCAL + LOCALS_PER_AUTOMATON * k + 2,
   }));
   const classAt = (position: Code): Code => [
     position,
@@ -148,7 +148,7 @@ function scanFunction(
       [op.get(ENTRY), op.set(state)],
     ),
   ];
-  /** B's state after its character `index` (from its first), kept for A to meet. */
+  /** B's state after its character at `HALF` past `index`, kept at `index` for A to meet. */
   const keepB = (place: AutomatonPlace, chain: Chains, index: Code): Code => [
     index,
     op.const(3),
@@ -161,20 +161,9 @@ function scanFunction(
     const chain = chains[k] as Chains;
     body.push(
       [op.const(place.root), op.set(chain.stateA), op.const(place.root), op.set(chain.stateB)],
-      [
-        op.const(place.hits),
-        op.set(chain.hitsA),
-        op.const(place.hits + layout.hitsRoom),
-        op.set(chain.hitsB),
-      ],
+      [op.const(place.hits), op.set(chain.hits)],
       // The root's keys (the empty key) are in every value.
-      [
-        op.const(place.root),
-        op.load(),
-        op.const(0),
-        op.geS,
-        op.if(append(chain.hitsA, op.const(place.root))),
-      ],
+      [op.const(place.root), op.load(), op.const(0), op.geS, op.if(append(chain.hits, op.const(place.root)))],
     );
   });
   body.push(
@@ -189,9 +178,9 @@ function scanFunction(
         op.set(CLASS_A),
         classAt([op.get(INDEX), op.get(HALF), op.add]),
         op.set(CLASS_B),
-        places.map((place, k) => step(place, chains[k]!.stateA, CLASS_A, chains[k]!.hitsA)),
-        places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hitsB)),
-        places.map((place, k) => keepB(place, chains[k]!, [op.get(INDEX), op.get(START), op.sub])),
+        places.map((place, k) => step(place, chains[k]!.stateA, CLASS_A, chains[k]!.hits)),
+        places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
+        places.map((place, k) => keepB(place, chains[k]!, op.get(INDEX))),
         [op.get(INDEX), op.const(1), op.add, op.tee(INDEX), op.get(MID), op.ltU, op.brIf(0)],
       ),
     ),
@@ -200,8 +189,8 @@ function scanFunction(
     op.if([
       classAt([op.get(END), op.const(1), op.sub]),
       op.set(CLASS_B),
-      places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hitsB)),
-      places.map((place, k) => keepB(place, chains[k]!, op.get(HALF))),
+      places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
+      places.map((place, k) => keepB(place, chains[k]!, op.get(MID))),
     ]),
   );
   places.forEach((place, k) => {
@@ -215,23 +204,20 @@ function scanFunction(
         1,
         classAt(op.get(TAIL)),
         op.set(CLASS_A),
-        step(place, chain.stateA, CLASS_A, chain.hitsA),
-        [op.get(chain.stateA), op.get(TAIL), op.get(MID), op.sub, op.const(3), op.shl, op.load(place.sync)],
+        step(place, chain.stateA, CLASS_A, chain.hits),
+        [op.get(chain.stateA), op.get(TAIL), op.get(HALF), op.sub, op.const(3), op.shl, op.load(place.sync)],
         [op.eq, op.brIf(1)],
       ),
-      // B's key ends go after A's.
-      [op.const(place.hits + layout.hitsRoom), op.set(MOVE)],
-      countUp(MOVE, op.get(chain.hitsB), 4, append(chain.hitsA, [op.get(MOVE), op.load()])),
-      [
-        op.const(place.hits),
-        op.get(chain.hitsA),
-        op.get(STAMPS[k] as number),
-        op.call(finishes[k] as number),
-      ],
+      [op.const(place.hits), op.get(chain.hits), op.get(STAMPS[k] as number), op.call(finishes[k] as number)],
       tooShort(place, column, classAt),
     );
   });
-  return { name, params: PARAMS, locals: FIRST_CHAIN_LOCAL - PARAMS + 4 * places.length, body };
+  return {
+    name,
+    params: PARAMS,
+    locals: FIRST_CHAIN_LOCAL - PARAMS + LOCALS_PER_AUTOMATON * places.length,
+    body,
+  };
 }
 
 /**
@@ -243,9 +229,9 @@ function tooShort(
   column: (place: AutomatonPlace, entry: number) => Code,
   classAt: (position: Code) => Code,
 ): Code {
-  // Locals free by now: the tails have met and the key ends have moved.
+  // Locals free by now: the tails have met.
   const at = TAIL;
-  const kept = MOVE;
+  const kept = ENTRY;
   const classes = CLASS_A;
   return [
     [op.get(START), op.set(at), op.const(0), op.set(kept)],

@@ -164,4 +164,17 @@ describe.each([
     }
     expect(values.length).toBe(41 * 8 + 40 + 2);
   });
+
+  it("keeps every key end of the longest value the scan module reads, when its halves never meet", () => {
+    // Each character ends the key "a"; the first half's chain, deep in the long key, never
+    // meets the second's, so both chains read on to the end: the most key ends a value can have.
+    const long = "a".repeat(MODULE_TEXT_ROOM);
+    const sieve = (): Sieve => ({ "1": { "": { aa: "short", [long]: "long" }, a: { a: "filtered" } } });
+    const { trees } = treesOf(sieve);
+    const compiled = new CompiledSieve(trees, { scanModule });
+    const expected = answersOf(new NaiveSieve(trees), long);
+    expect(expected).toEqual([0, 0, 0, 0]);
+    expect(answersOf(compiled, long)).toEqual(expected);
+    expect(answersOf(compiled, `${long.slice(1)}b`)).toEqual(expected);
+  });
 });
