@@ -123,9 +123,9 @@ function scanFunction(
     stateB: FIRST_CHAIN_LOCAL + LOCALS_PER_AUTOMATON * k + 1,
     hits: FIRST_CHAIN_LOCAL + LOCALS_PER_AUTOMATON * k + 2,
   }));
-  const classAt = (position: Code): Code => [
+  const classAt = (position: Code, offset = 0): Code => [
     position,
-    op.loadByte(layout.text),
+    op.loadByte(layout.text + offset),
     op.const(2),
     op.shl,
     op.load(),
@@ -149,12 +149,22 @@ function scanFunction(
     ),
   ];
   /** B's state after its character at `HALF` past `index`, kept at `index` for A to meet. */
-  const keepB = (place: AutomatonPlace, chain: Chains, index: Code): Code => [
+  const keepB = (place: AutomatonPlace, chain: Chains, index: Code, offset = 0): Code => [
     index,
     op.const(3),
     op.shl,
     op.get(chain.stateB),
-    op.store(place.sync),
+    op.store(place.sync + SYNC_STEP * offset),
+  ];
+  /** Both halves' characters `offset` past `INDEX` and `INDEX + HALF`, read by every automaton. */
+  const pairStep = (offset: number): Code => [
+    classAt(op.get(INDEX), offset),
+    op.set(CLASS_A),
+    classAt([op.get(INDEX), op.get(HALF), op.add], offset),
+    op.set(CLASS_B),
+    places.map((place, k) => step(place, chains[k]!.stateA, CLASS_A, chains[k]!.hits)),
+    places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
+    places.map((place, k) => keepB(place, chains[k]!, op.get(INDEX), offset)),
   ];
   const body: Code[] = [];
   places.forEach((place, k) => {
@@ -169,21 +179,10 @@ function scanFunction(
   body.push(
     [op.get(END), op.get(START), op.sub, op.const(1), op.shrU, op.set(HALF)],
     [op.get(START), op.get(HALF), op.add, op.set(MID), op.get(START), op.set(INDEX)],
-    op.block(
-      op.get(HALF),
-      op.eqz,
-      op.brIf(0),
-      op.loop(
-        classAt(op.get(INDEX)),
-        op.set(CLASS_A),
-        classAt([op.get(INDEX), op.get(HALF), op.add]),
-        op.set(CLASS_B),
-        places.map((place, k) => step(place, chains[k]!.stateA, CLASS_A, chains[k]!.hits)),
-        places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
-        places.map((place, k) => keepB(place, chains[k]!, op.get(INDEX))),
-        [op.get(INDEX), op.const(1), op.add, op.tee(INDEX), op.get(MID), op.ltU, op.brIf(0)],
-      ),
-    ),
+    // Two characters of each half a turn: the loop's own checks then run half as often.
+    countUp(INDEX, [op.get(MID), op.const(1), op.sub], 2, pairStep(0), pairStep(1)),
+    [op.get(INDEX), op.get(MID), op.ltU],
+    op.if(pairStep(0)),
     // An odd length leaves B one more character.
     [op.get(END), op.get(START), op.sub, op.const(1), op.and],
     op.if([
