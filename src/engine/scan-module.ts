@@ -148,7 +148,7 @@ function scanFunction(
       [op.get(ENTRY), op.set(state)],
     ),
   ];
-  /** B's state after its character at `HALF` past `index`, kept at `index` for A to meet. */
+  /** B's state after its character `HALF` past `index + offset`, kept at that position for A to meet. */
   const keepB = (place: AutomatonPlace, chain: Chains, index: Code, offset = 0): Code => [
     index,
     op.const(3),
