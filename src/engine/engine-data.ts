@@ -4,7 +4,7 @@ import { open } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { HdDataError } from "../errors.js";
 import { warnOnce } from "../logger.js";
-import type { DeviceSpecs, SpecsDownload, TreesDownload } from "../types.js";
+import type { DeviceSpecs, ExtraSpecs, SpecsDownload, TreesDownload } from "../types.js";
 import { compiledSieveSteps } from "./compiled-sieve.js";
 import { fileSignature } from "./data-info.js";
 import {
@@ -65,10 +65,16 @@ export interface EngineData {
   readonly ua0Device: Int32Array;
   /** Device index of each `user-agent1` rule. */
   readonly ua1Device: Int32Array;
-  /** Extra index of each `user-agentplatform` rule, -1 when absent. */
-  readonly platformExtra: Int32Array;
-  /** Extra index of each `user-agentbrowser` rule. */
-  readonly browserExtra: Int32Array;
+  /**
+   * Per `user-agentplatform` rule, the extra whose platform a reply takes: the rule's extra when
+   * its record exists with `general_platform` not empty, else -1. Decided at load, as are the two
+   * below, so a detection reads these arrays and not the extras' records.
+   */
+  readonly platformRuleSource: Int32Array;
+  /** Per `user-agentplatform` rule, the extra whose browser a reply takes when no browser rule gives one (`general_browser` not empty), else -1. */
+  readonly platformRuleBrowserSource: Int32Array;
+  /** Per `user-agentbrowser` rule, the extra whose browser a reply takes (`general_browser` not empty), else -1. */
+  readonly browserRuleSource: Int32Array;
   /** Ids the trees name without a device record. */
   readonly missingDeviceIds: readonly string[];
   /** Merged `hd_specs` per device and (platform, browser) source, built on first use. */
@@ -92,6 +98,20 @@ function ruleIndex(tree: SieveTree, index: ReadonlyMap<string, number>): Int32Ar
   const out = new Int32Array(tree.ruleId.length);
   tree.ruleId.forEach((id, r) => {
     out[r] = index.get(id) ?? -1;
+  });
+  return out;
+}
+
+/** Per rule of an extra tree, the rule's extra index when its record exists with `field` not empty, else -1. */
+function extraSources(
+  tree: SieveTree,
+  specs: SpecsData,
+  field: "general_platform" | "general_browser",
+): Int32Array {
+  const out = new Int32Array(tree.ruleId.length).fill(-1);
+  tree.ruleId.forEach((id, r) => {
+    const at = specs.extraIndex.get(id);
+    if (at !== undefined && (specs.extras[at] as Required<ExtraSpecs>)[field] !== "") out[r] = at;
   });
   return out;
 }
@@ -184,8 +204,9 @@ function* assembleSteps(
     matcher,
     ua0Device,
     ua1Device: ruleIndex(trees.ua1, specs.deviceIndex),
-    platformExtra: ruleIndex(trees.platform, specs.extraIndex),
-    browserExtra: ruleIndex(trees.browser, specs.extraIndex),
+    platformRuleSource: extraSources(trees.platform, specs, "general_platform"),
+    platformRuleBrowserSource: extraSources(trees.platform, specs, "general_browser"),
+    browserRuleSource: extraSources(trees.browser, specs, "general_browser"),
     missingDeviceIds,
     merged: new Array(specs.deviceCount),
     mergedCount: { value: 0 },

@@ -180,9 +180,15 @@ export class LocalEngine implements Detector {
     else if (step === DEVICE_STEP.generic) device = data.ua1Device[resolver.deviceRule] as number;
     else device = data.specs.deviceIndex.get(resolver.deviceId as string) ?? -1;
     if (device < 0) return missingRecordReply(resolver.deviceId as string);
-    const platform = resolver.platformRule < 0 ? -1 : (data.platformExtra[resolver.platformRule] as number);
-    const browser = resolver.browserRule < 0 ? -1 : (data.browserExtra[resolver.browserRule] as number);
-    const reply = foundReply(data, device, platform, browser);
+    // The platform rule's extra gives the platform, the browser rule's the browser, or failing
+    // that the platform rule's when it names one.
+    const platformRule = resolver.platformRule;
+    const browserRule = resolver.browserRule;
+    const platformFrom = platformRule < 0 ? -1 : (data.platformRuleSource[platformRule] as number);
+    let browserFrom = browserRule < 0 ? -1 : (data.browserRuleSource[browserRule] as number);
+    if (browserFrom < 0 && platformRule >= 0)
+      browserFrom = data.platformRuleBrowserSource[platformRule] as number;
+    const reply = foundReply(data, device, platformFrom, browserFrom);
     this.lastFound = reply;
     this.lastFoundStep = step;
     return reply;

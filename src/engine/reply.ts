@@ -21,28 +21,18 @@ export function missingRecordReply(id: string): DetectReply {
 }
 
 /**
- * The success reply. `hd_specs` is the device record with the platform extra's platform and
- * version when its platform is non-empty, and the browser extra's browser and version when
- * non-empty (else the platform extra's, when it carries a browser). `class` is `general_type`, or
+ * The success reply. `hd_specs` is the device record with the platform and version of the extra
+ * `platformFrom` and the browser and version of the extra `browserFrom` merged in (-1: none; see
+ * `EngineData.platformRuleSource` for how a detection picks them). `class` is `general_type`, or
  * `Unknown` when empty. `hd_specs` is frozen and shared between replies: copy it to change it.
  */
 export function foundReply(
   data: EngineData,
   device: number,
-  platformExtra: number,
-  browserExtra: number,
+  platformFrom: number,
+  browserFrom: number,
 ): DetectReply {
   const record = data.specs.device(device);
-  const extras = data.specs.extras;
-  const platform = platformExtra >= 0 ? extras[platformExtra] : undefined;
-  const browser = browserExtra >= 0 ? extras[browserExtra] : undefined;
-  const platformFrom = platform !== undefined && platform.general_platform !== "" ? platformExtra : -1;
-  const browserFrom =
-    browser !== undefined && browser.general_browser !== ""
-      ? browserExtra
-      : platform !== undefined && platform.general_browser !== ""
-        ? platformExtra
-        : -1;
   const specs =
     platformFrom < 0 && browserFrom < 0 ? record : merged(data, device, platformFrom, browserFrom);
   return {
