@@ -156,6 +156,11 @@ function scanFunction(
     op.get(chain.stateB),
     op.store(place.sync + SYNC_STEP * offset),
   ];
+  /** Every automaton's B chain over the class in `CLASS_B`, its state then kept as `keepB` says. */
+  const stepsB = (index: Code, offset = 0): Code => [
+    places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
+    places.map((place, k) => keepB(place, chains[k]!, index, offset)),
+  ];
   /** Both halves' characters `offset` past `INDEX` and `INDEX + HALF`, read by every automaton. */
   const pairStep = (offset: number): Code => [
     classAt(op.get(INDEX), offset),
@@ -163,8 +168,7 @@ function scanFunction(
     classAt([op.get(INDEX), op.get(HALF), op.add], offset),
     op.set(CLASS_B),
     places.map((place, k) => step(place, chains[k]!.stateA, CLASS_A, chains[k]!.hits)),
-    places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
-    places.map((place, k) => keepB(place, chains[k]!, op.get(INDEX), offset)),
+    stepsB(op.get(INDEX), offset),
   ];
   const body: Code[] = [];
   places.forEach((place, k) => {
@@ -185,12 +189,7 @@ function scanFunction(
     op.if(pairStep(0)),
     // An odd length leaves B one more character.
     [op.get(END), op.get(START), op.sub, op.const(1), op.and],
-    op.if([
-      classAt([op.get(END), op.const(1), op.sub]),
-      op.set(CLASS_B),
-      places.map((place, k) => step(place, chains[k]!.stateB, CLASS_B, chains[k]!.hits)),
-      places.map((place, k) => keepB(place, chains[k]!, op.get(MID))),
-    ]),
+    op.if([classAt([op.get(END), op.const(1), op.sub]), op.set(CLASS_B), stepsB(op.get(MID))]),
   );
   places.forEach((place, k) => {
     const chain = chains[k] as Chains;
