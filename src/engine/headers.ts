@@ -2,6 +2,10 @@
 
 import type { HeadersInput } from "../types.js";
 
+// Not `Object.hasOwn`: on a key from `for...in`, V8 turns this form into a check of the object's
+// shape, where `Object.hasOwn` stays a call (about 3 % less CPU a detection, in-process A/B).
+const isOwn = Object.prototype.hasOwnProperty;
+
 /**
  * A reusable, sorted list of request headers. Detection is synchronous, so one list per engine is
  * refilled on every call instead of allocating a new one.
@@ -40,7 +44,7 @@ export class HeaderList {
     this.length = 0;
     let place = 0;
     for (const rawName in input) {
-      if (!Object.hasOwn(input, rawName)) continue;
+      if (!isOwn.call(input, rawName)) continue;
       const raw = input[rawName];
       if (raw === undefined) continue;
       const value =
