@@ -79,12 +79,26 @@ export interface EngineData {
   readonly missingDeviceIds: readonly string[];
   /** Merged `hd_specs` per device and (platform, browser) source, built on first use. */
   readonly merged: Array<Map<number, DeviceSpecs> | undefined>;
-  /** Key of the merged record last used per device (-1 none), and that record. */
-  readonly lastMergedKey: Int32Array;
-  readonly lastMerged: Array<DeviceSpecs | undefined>;
+  /** Per device, what its replies share, made on its first reply. */
+  readonly replyParts: Array<DeviceReplyParts | undefined>;
   /** Number of records in `merged`. */
   readonly mergedCount: { value: number };
   readonly info: EngineDataInfo;
+}
+
+/**
+ * What every reply for one device shares: its class, and the `hd_specs` of the (platform,
+ * browser) sources a detection last merged in (see `foundReply`). A detection reads this one
+ * object instead of the device's record, its class field and a merge slot in two arrays (about
+ * 2 % less CPU a detection over the real header sets, in-process A/B).
+ */
+export interface DeviceReplyParts {
+  /** `general_type`, or `Unknown` when empty. */
+  readonly deviceClass: string;
+  /** The sources' key (see `foundReply`); 0 for none. */
+  key: number;
+  /** The record, or the merged record for `key`. */
+  specs: DeviceSpecs;
 }
 
 /** Where the data came from, for error messages and `dataInfo`. */
@@ -210,8 +224,7 @@ function* assembleSteps(
     missingDeviceIds,
     merged: new Array(specs.deviceCount),
     mergedCount: { value: 0 },
-    lastMergedKey: new Int32Array(specs.deviceCount).fill(-1),
-    lastMerged: new Array(specs.deviceCount),
+    replyParts: new Array(specs.deviceCount),
     info: Object.freeze({
       specsGenerated: specs.notice?.generated,
       treesGenerated: trees.notice?.generated,

@@ -1,7 +1,7 @@
 // Builds local detect replies: the device record with platform and browser extras merged in.
 
 import type { DetectReply, DeviceSpecs } from "../types.js";
-import type { EngineData } from "./engine-data.js";
+import type { DeviceReplyParts, EngineData } from "./engine-data.js";
 
 /** Merged records kept per data set before the cache is dropped and refilled. */
 const MERGED_CACHE_LIMIT = 100_000;
@@ -32,29 +32,35 @@ export function foundReply(
   platformFrom: number,
   browserFrom: number,
 ): DetectReply {
-  const record = data.specs.device(device);
-  const specs =
-    platformFrom < 0 && browserFrom < 0 ? record : merged(data, device, platformFrom, browserFrom);
-  return {
-    hd_specs: specs,
-    class: record.general_type === "" ? "Unknown" : record.general_type,
-    status: 0,
-    message: "OK",
-  };
+  const key = (platformFrom + 1) * (data.specs.extras.length + 1) + (browserFrom + 1);
+  let parts = data.replyParts[device];
+  if (parts === undefined || parts.key !== key)
+    parts = partsFor(data, device, key, platformFrom, browserFrom);
+  return { hd_specs: parts.specs, class: parts.deviceClass, status: 0, message: "OK" };
 }
 
-function merged(data: EngineData, device: number, platformFrom: number, browserFrom: number): DeviceSpecs {
-  const width = data.specs.extras.length + 1;
-  const key = (platformFrom + 1) * width + (browserFrom + 1);
-  // One slot per device answers the usual case (a device seen with one platform/browser) without a Map.
-  if (data.lastMergedKey[device] === key) return data.lastMerged[device] as DeviceSpecs;
-  const found = lookupMerged(data, device, key, platformFrom, browserFrom);
-  data.lastMergedKey[device] = key;
-  data.lastMerged[device] = found;
-  return found;
+/** Points the device's reply parts at the record for `key`, making them on the device's first reply. */
+function partsFor(
+  data: EngineData,
+  device: number,
+  key: number,
+  platformFrom: number,
+  browserFrom: number,
+): DeviceReplyParts {
+  const specs = key === 0 ? data.specs.device(device) : merged(data, device, key, platformFrom, browserFrom);
+  const parts = data.replyParts[device];
+  if (parts !== undefined) {
+    parts.key = key;
+    parts.specs = specs;
+    return parts;
+  }
+  const type = data.specs.device(device).general_type;
+  const made: DeviceReplyParts = { deviceClass: type === "" ? "Unknown" : type, key, specs };
+  data.replyParts[device] = made;
+  return made;
 }
 
-function lookupMerged(
+function merged(
   data: EngineData,
   device: number,
   key: number,
