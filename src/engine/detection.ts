@@ -122,7 +122,7 @@ export class Resolver {
     if (this.sieve(matcher, operaUa)) return true;
     if (this.sieve(matcher, mobileUa)) return true;
     if (this.sieve(matcher, userAgent)) return true;
-    if (headers.xHeaders > 0) {
+    if (headers.hasXHeaders) {
       for (let i = 0; i < headers.length; i++) {
         if (i === operaUa || i === mobileUa || i === wap || (i === opera && operaUsed)) continue;
         if (!(names[i] as string).startsWith("x-")) continue;
@@ -158,7 +158,7 @@ export class Resolver {
     const operaUa = headers.operaMiniUa;
     const userAgent = headers.userAgent;
     // Platform: x-operamini-phone-ua, user-agent, then user-agent / x- headers alphabetically.
-    if (!this.platformAt(matcher, operaUa) && !this.platformAt(matcher, userAgent) && headers.xHeaders > 0) {
+    if (!this.platformAt(matcher, operaUa) && !this.platformAt(matcher, userAgent) && headers.hasXHeaders) {
       for (let i = 0; i < headers.length; i++) {
         if (i === operaUa || i === userAgent) continue;
         if (!(names[i] as string).includes("x-")) continue;

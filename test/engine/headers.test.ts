@@ -31,4 +31,17 @@ describe("HeaderList", () => {
     expect(load({}).names).toEqual([]);
     expect(load({ "User-Agent": "e" })).toEqual({ names: ["user-agent"], values: ["e"] });
   });
+
+  it("says whether a name contains x-, whatever names the inputs before held at its place", () => {
+    const hasX = (input: HeadersInput) => {
+      list.load(input);
+      return list.hasXHeaders;
+    };
+    expect(hasX({ "User-Agent": "a", "X-Wap-Profile": "b" })).toBe(true);
+    expect(hasX({ "User-Agent": "a", Accept: "b" })).toBe(false);
+    expect(hasX({ "User-Agent": "a", "Wap-X-Thing": "b" })).toBe(true);
+    expect(hasX({ "User-Agent": "a", "X-Wap-Profile": undefined })).toBe(false);
+    expect(hasX({ "x-a": "1", "user-agent": "a" })).toBe(true);
+    expect(hasX({})).toBe(false);
+  });
 });
