@@ -1,7 +1,7 @@
 // Builds local detect replies: the device record with platform and browser extras merged in.
 
 import type { DetectReply, DeviceSpecs } from "../types.js";
-import type { DeviceReplyParts, EngineData } from "./engine-data.js";
+import { type EngineData, REPLY_SLOT_SHIFT, type ReplyParts } from "./engine-data.js";
 
 /** Merged records kept per data set before the cache is dropped and refilled. */
 const MERGED_CACHE_LIMIT = 100_000;
@@ -33,31 +33,29 @@ export function foundReply(
   browserFrom: number,
 ): DetectReply {
   const key = (platformFrom + 1) * (data.specs.extras.length + 1) + (browserFrom + 1);
-  let parts = data.replyParts[device];
-  if (parts === undefined || parts.key !== key)
-    parts = partsFor(data, device, key, platformFrom, browserFrom);
+  const slot = (Math.imul(device, 0x9e3779b1) + Math.imul(key, 0x85ebca6b)) >>> REPLY_SLOT_SHIFT;
+  let parts = data.replyParts[slot];
+  if (parts === undefined || parts.device !== device || parts.key !== key) {
+    parts = newParts(data, device, key, platformFrom, browserFrom);
+    data.replyParts[slot] = parts;
+  }
   return { hd_specs: parts.specs, class: parts.deviceClass, status: 0, message: "OK" };
 }
 
-/** Points the device's reply parts at the record for `key`, making them on the device's first reply. */
-function partsFor(
+function newParts(
   data: EngineData,
   device: number,
   key: number,
   platformFrom: number,
   browserFrom: number,
-): DeviceReplyParts {
-  const specs = key === 0 ? data.specs.device(device) : merged(data, device, key, platformFrom, browserFrom);
-  const parts = data.replyParts[device];
-  if (parts !== undefined) {
-    parts.key = key;
-    parts.specs = specs;
-    return parts;
-  }
-  const type = data.specs.device(device).general_type;
-  const made: DeviceReplyParts = { deviceClass: type === "" ? "Unknown" : type, key, specs };
-  data.replyParts[device] = made;
-  return made;
+): ReplyParts {
+  const record = data.specs.device(device);
+  return {
+    device,
+    key,
+    specs: key === 0 ? record : merged(data, device, key, platformFrom, browserFrom),
+    deviceClass: record.general_type === "" ? "Unknown" : record.general_type,
+  };
 }
 
 function merged(
