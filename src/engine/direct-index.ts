@@ -16,6 +16,13 @@ function lower(code: number): number {
  */
 const REMEMBERED_LENGTH = 256;
 
+/**
+ * FNV-1a's offset basis, as a signed 32-bit number: written as the bare literal (above 2^31), V8
+ * keeps the hash a float through the loop and `get` takes about a quarter longer.
+ */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
 /** How many characters (from the end of the normalised value) the hash reads: ends tell keys apart. */
 const HASHED_CHARS = 16;
 
@@ -62,13 +69,13 @@ export class DirectIndex {
   /** The id for a raw header value, or undefined. */
   get(raw: string): string | undefined {
     // Hash the last HASHED_CHARS kept characters, reading backwards, in the order hashKey reads them.
-    let hash = 0x811c9dc5;
+    let hash = FNV_OFFSET;
     let kept = 0;
     let i = raw.length - 1;
     for (; i >= 0 && kept < HASHED_CHARS; i--) {
       const code = raw.charCodeAt(i);
       if (code < 0x80 && DELETED[code] === 1) continue;
-      hash = Math.imul(hash ^ lower(code), 0x01000193);
+      hash = Math.imul(hash ^ lower(code), FNV_PRIME);
       kept++;
     }
     if (kept < 4 && !isMatchable(normaliseForDevice(raw))) return undefined;
@@ -90,9 +97,9 @@ export class DirectIndex {
 
 /** The hash `get` computes, over a normalised key: its last HASHED_CHARS characters, last first. */
 function hashKey(key: string): number {
-  let hash = 0x811c9dc5;
+  let hash = FNV_OFFSET;
   const stop = Math.max(0, key.length - HASHED_CHARS);
-  for (let i = key.length - 1; i >= stop; i--) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  for (let i = key.length - 1; i >= stop; i--) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
   return hash;
 }
 
