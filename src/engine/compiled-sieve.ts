@@ -88,12 +88,12 @@ export class CompiledSieve implements SieveMatcher {
     this.profile0 = parts.profile0;
   }
 
-  operaMini(raw: string): string | undefined {
-    return this.opera0.get(raw);
+  operaMini(raw: string): number {
+    return this.opera0.find(raw);
   }
 
-  profile(raw: string): string | undefined {
-    return this.profile0.get(raw);
+  profile(raw: string): number {
+    return this.profile0.find(raw);
   }
 
   reset(): void {

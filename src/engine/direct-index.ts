@@ -68,6 +68,12 @@ export class DirectIndex {
 
   /** The id for a raw header value, or undefined. */
   get(raw: string): string | undefined {
+    const place = this.find(raw);
+    return place < 0 ? undefined : this.ids[place];
+  }
+
+  /** The place (in the tree's document order) of the key a raw header value normalises to, or -1. */
+  find(raw: string): number {
     // Hash the last HASHED_CHARS kept characters, reading backwards, in the order hashKey reads them.
     let hash = FNV_OFFSET;
     let kept = 0;
@@ -78,16 +84,16 @@ export class DirectIndex {
       hash = Math.imul(hash ^ lower(code), FNV_PRIME);
       kept++;
     }
-    if (kept < 4 && !isMatchable(normaliseForDevice(raw))) return undefined;
+    if (kept < 4 && !isMatchable(normaliseForDevice(raw))) return -1;
     let slot = hash & this.mask;
     for (;;) {
       const k = this.slots[slot]!;
-      if (k < 0) return undefined;
+      if (k < 0) return -1;
       if (this.slotHash[slot] === hash) {
-        if (this.rawOf[k] === raw) return this.ids[k];
+        if (this.rawOf[k] === raw) return k;
         if (sameNormalised(raw, this.keys[k] as string)) {
           if (raw.length <= REMEMBERED_LENGTH) this.rawOf[k] = raw;
-          return this.ids[k];
+          return k;
         }
       }
       slot = (slot + 1) & this.mask;

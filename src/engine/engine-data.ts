@@ -65,6 +65,10 @@ export interface EngineData {
   readonly ua0Device: Int32Array;
   /** Device index of each `user-agent1` rule. */
   readonly ua1Device: Int32Array;
+  /** Device index of each `profile0` key, by place (-1 when the specs lack it). */
+  readonly profile0Device: Int32Array;
+  /** Device index of each `x-operamini-phone0` key, by place. */
+  readonly opera0Device: Int32Array;
   /**
    * Per `user-agentplatform` rule, the extra whose platform a reply takes: the rule's extra when
    * its record exists with `general_platform` not empty, else -1. Decided at load, as are the two
@@ -115,10 +119,11 @@ export interface DataSources {
   fileSignatures?: { readonly specs: string; readonly trees: string };
 }
 
-function ruleIndex(tree: SieveTree, index: ReadonlyMap<string, number>): Int32Array {
-  const out = new Int32Array(tree.ruleId.length);
-  tree.ruleId.forEach((id, r) => {
-    out[r] = index.get(id) ?? -1;
+/** The device index of each id (-1 when the specs lack it). */
+function deviceIndexes(ids: readonly string[], index: ReadonlyMap<string, number>): Int32Array {
+  const out = new Int32Array(ids.length);
+  ids.forEach((id, at) => {
+    out[at] = index.get(id) ?? -1;
   });
   return out;
 }
@@ -216,7 +221,7 @@ function* assembleSteps(
       },
     );
   }
-  const ua0Device = ruleIndex(trees.ua0, specs.deviceIndex);
+  const ua0Device = deviceIndexes(trees.ua0.ruleId, specs.deviceIndex);
   yield;
   const loadedAt = new Date();
   return {
@@ -224,7 +229,9 @@ function* assembleSteps(
     trees,
     matcher,
     ua0Device,
-    ua1Device: ruleIndex(trees.ua1, specs.deviceIndex),
+    ua1Device: deviceIndexes(trees.ua1.ruleId, specs.deviceIndex),
+    profile0Device: deviceIndexes(trees.profile0Ids, specs.deviceIndex),
+    opera0Device: deviceIndexes(trees.opera0Ids, specs.deviceIndex),
     platformRuleSource: extraSources(trees.platform, specs, "general_platform"),
     platformRuleBrowserSource: extraSources(trees.platform, specs, "general_browser"),
     browserRuleSource: extraSources(trees.browser, specs, "general_browser"),

@@ -5,8 +5,8 @@ import type { DirectTree, SieveTree, TreesData } from "./tree-data.js";
 
 /**
  * Answers the tree lookups of detection for raw header values: sieve trees give a rule number of
- * the tree (document order) or -1; direct trees give an id or undefined. Implementations may
- * remember scans for the current detection only; `reset()` starts a new one.
+ * the tree (document order) or -1; direct trees give the place of the key (document order) or
+ * -1. Implementations may remember scans for the current detection only; `reset()` starts a new one.
  */
 export interface SieveMatcher {
   /** `"naive"` (reference walk) or `"compiled"` (automaton). */
@@ -14,9 +14,9 @@ export interface SieveMatcher {
   /** Forgets everything remembered for the previous detection. */
   reset(): void;
   /** `x-operamini-phone0` (direct) on a raw header value. */
-  operaMini(raw: string): string | undefined;
+  operaMini(raw: string): number;
   /** `profile0` (direct) on a raw header value. */
-  profile(raw: string): string | undefined;
+  profile(raw: string): number;
   /** `user-agent0` on a raw header value. */
   device(raw: string): number;
   /** `user-agent1` (generic fallback) on a raw header value. */
@@ -46,28 +46,37 @@ export function walkSieve(tree: SieveTree, value: string): number {
 }
 
 /** Direct lookup: the device-normalised value as a key, when it has at least 4 bytes. */
-export function lookupDirect(tree: DirectTree, raw: string): string | undefined {
+export function lookupDirect<T>(tree: ReadonlyMap<string, T>, raw: string): T | undefined {
   const key = normaliseForDevice(raw);
   return isMatchable(key) ? tree.get(key) : undefined;
+}
+
+/** Each key's place in a direct tree (document order). */
+function keyPlaces(tree: DirectTree): ReadonlyMap<string, number> {
+  return new Map([...tree.keys()].map((key, place) => [key, place]));
 }
 
 /** The reference matcher: normalises with the string functions and walks each tree naively. */
 export class NaiveSieve implements SieveMatcher {
   readonly kind = "naive";
   private readonly trees: TreesData;
+  private readonly opera0Places: ReadonlyMap<string, number>;
+  private readonly profile0Places: ReadonlyMap<string, number>;
 
   constructor(trees: TreesData) {
     this.trees = trees;
+    this.opera0Places = keyPlaces(trees.opera0);
+    this.profile0Places = keyPlaces(trees.profile0);
   }
 
   reset(): void {}
 
-  operaMini(raw: string): string | undefined {
-    return lookupDirect(this.trees.opera0, raw);
+  operaMini(raw: string): number {
+    return lookupDirect(this.opera0Places, raw) ?? -1;
   }
 
-  profile(raw: string): string | undefined {
-    return lookupDirect(this.trees.profile0, raw);
+  profile(raw: string): number {
+    return lookupDirect(this.profile0Places, raw) ?? -1;
   }
 
   device(raw: string): number {

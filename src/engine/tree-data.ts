@@ -38,6 +38,10 @@ export interface TreesData {
   readonly browser: SieveTree;
   readonly profile0: DirectTree;
   readonly opera0: DirectTree;
+  /** The ids of `profile0` by key place (document order), as direct lookups answer places. */
+  readonly profile0Ids: readonly string[];
+  /** The ids of `x-operamini-phone0` by key place. */
+  readonly opera0Ids: readonly string[];
   /** Every tree name in the download. */
   readonly names: readonly string[];
   /** Ids named by the device trees detection uses (sieve and direct). */
@@ -269,6 +273,8 @@ export function* readTreesSteps(root: unknown, file?: string): Steps<TreesData> 
     browser,
     profile0,
     opera0,
+    profile0Ids: [...profile0.values()],
+    opera0Ids: [...opera0.values()],
     names,
     deviceIds: reader.deviceIds,
     extraIds: reader.extraIds,

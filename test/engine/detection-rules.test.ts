@@ -3,7 +3,7 @@ import { LocalEngine } from "../../src/engine/local-engine.js";
 import type { Logger } from "../../src/logger.js";
 import { silentLogger } from "../../src/logger.js";
 import type { HeadersInput, TreesDownload } from "../../src/types.js";
-import { RULE_TREES, ruleSpecs } from "./fixtures.js";
+import { RULE_TREES, ruleSpecs, treesText } from "./fixtures.js";
 
 const engines = {
   naive: LocalEngine.fromData(ruleSpecs(), RULE_TREES, { logger: silentLogger, matcher: "naive" }),
@@ -161,6 +161,29 @@ describe.each(["naive", "compiled"] as const)("local detection rules (%s matcher
     expect(reply.hd_specs).toBeUndefined();
     const why = engine.explain({ "user-agent": "MissingRecord" });
     expect(why).toMatchObject({ deviceId: "60", status: 255 });
+  });
+
+  it("answers the direct steps with the record of their key's id, or 255 naming it", () => {
+    const model = (headers: HeadersInput) => engine.detect(headers).hd_specs?.general_model;
+    expect(model({ "x-operamini-phone": "Nokia # 6620" })).toBe("Model 35");
+    expect(model({ "x-operamini-phone": "Nokia # N95" })).toBe("Model 36");
+    expect(model({ profile: "http://example.com/profile.xml" })).toBe("Model 31");
+    expect(model({ "x-wap-profile": "http://example.com/a.xml" })).toBe("Model 30");
+    expect(model({ "x-wap-profile": "constructor" })).toBe("Model 32");
+    const gone = LocalEngine.fromData(
+      ruleSpecs(),
+      treesText('{"profile0":{"httpexamplecomgonexml":"61"},"x-operamini-phone0":{"nokian95":"62"}}'),
+      { logger: silentLogger, matcher: kind },
+    );
+    for (const [headers, id, step] of [
+      [{ "x-wap-profile": "http://example.com/gone.xml" }, "61", 3],
+      [{ "x-operamini-phone": "Nokia # N95" }, "62", 1],
+    ] as const) {
+      const reply = gone.detect(headers);
+      expect(reply.status).toBe(255);
+      expect(reply.message).toContain(id);
+      expect(gone.explain(headers)).toMatchObject({ deviceId: id, status: 255, deviceStep: step });
+    }
   });
 
   it("matches extras over all headers as they arrived, whichever header gave the device", () => {
