@@ -303,6 +303,9 @@ export const CLASS_ENTRIES = 0x10000;
 /** Bits a class takes in a class entry: the device automaton's low, the extra automaton's high. */
 export const CLASS_BITS = 16;
 
+/** Keeps one automaton's half of a class entry once shifted down. */
+export const CLASS_MASK = (1 << CLASS_BITS) - 1;
+
 /** Depth down to which trie nodes are numbered breadth-first; deeper subtrees go depth-first. */
 const SHALLOW_DEPTH = 2;
 

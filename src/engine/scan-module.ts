@@ -1,5 +1,6 @@
 // The scan loops and `finish` passes of both automatons as WebAssembly, for values copied in as bytes.
 
+import { CLASS_MASK } from "./automaton-tables.js";
 import {
   assembleModule,
   type Code,
@@ -133,7 +134,7 @@ function scanFunction(
   /** The automaton's column offset out of the class entry in the local `entry`. */
   const column = (place: AutomatonPlace, entry: number): Code => [
     op.get(entry),
-    place.classShift === 0 ? [op.const(0xffff), op.and] : [op.const(place.classShift), op.shrU],
+    place.classShift === 0 ? [op.const(CLASS_MASK), op.and] : [op.const(place.classShift), op.shrU],
   ];
   const step = (place: AutomatonPlace, state: number, classes: number, hits: number): Code => [
     op.get(state),

@@ -1,6 +1,6 @@
 // Aho-Corasick automaton over every filter and match key of some sieve trees, with normalisation built in.
 
-import type { SieveNormalisation } from "./automaton-tables.js";
+import { CLASS_MASK, type SieveNormalisation } from "./automaton-tables.js";
 import { isMatchable, isTrimmable, normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import type { AutomatonInMemory, ScanMemory } from "./scan-memory.js";
 import type { SieveTree } from "./tree-data.js";
@@ -9,8 +9,12 @@ export type { SieveNormalisation } from "./automaton-tables.js";
 
 const NONE = 0x7fffffff;
 
-/** Keeps one automaton's column offset out of a class entry once shifted (see `ScanMemory`). */
-const COLUMN_MASK = 0xffff;
+/**
+ * Keeps one automaton's column offset out of a class entry once shifted (see `ScanMemory`): a
+ * module constant, which the optimising compiler folds into the scan loop (an imported binding
+ * it reads and checks on every character).
+ */
+const COLUMN_MASK = CLASS_MASK;
 
 /** Entries of the key-end buffer of JavaScript scans kept between scans: room for any usual header value. */
 const MIN_HIT_ROOM = 1024;
