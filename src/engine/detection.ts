@@ -20,6 +20,28 @@ export type DeviceStep = (typeof DEVICE_STEP)[keyof typeof DEVICE_STEP];
 
 const OPERA_MINI_UNKNOWN = "? # ?";
 
+const NO_IDS: readonly string[] = [];
+
+/**
+ * The ids of the tree a device step reads, by what `Resolver.deviceRule` holds for that step: a
+ * sieve rule, or a direct key's place. None for {@link DEVICE_STEP.none}.
+ */
+export function stepIds(trees: TreesData, step: DeviceStep): readonly string[] {
+  switch (step) {
+    case DEVICE_STEP.operaMini:
+      return trees.opera0Ids;
+    case DEVICE_STEP.profile:
+    case DEVICE_STEP.wapProfile:
+      return trees.profile0Ids;
+    case DEVICE_STEP.sieve:
+      return trees.ua0.ruleId;
+    case DEVICE_STEP.generic:
+      return trees.ua1.ruleId;
+    default:
+      return NO_IDS;
+  }
+}
+
 /**
  * Runs the detection steps over a header list and keeps the outcome in plain fields, reused from
  * one detection to the next (detection is synchronous). Read the fields right after `run`.
@@ -55,20 +77,8 @@ export class Resolver {
    * header sets, a fifth of which the profile step decides).
    */
   get deviceId(): string | null {
-    const trees = this.trees as TreesData;
-    switch (this.deviceStep) {
-      case DEVICE_STEP.sieve:
-        return trees.ua0.ruleId[this.deviceRule] as string;
-      case DEVICE_STEP.generic:
-        return trees.ua1.ruleId[this.deviceRule] as string;
-      case DEVICE_STEP.operaMini:
-        return trees.opera0Ids[this.deviceRule] as string;
-      case DEVICE_STEP.profile:
-      case DEVICE_STEP.wapProfile:
-        return trees.profile0Ids[this.deviceRule] as string;
-      default:
-        return null;
-    }
+    if (this.deviceStep === DEVICE_STEP.none) return null;
+    return stepIds(this.trees as TreesData, this.deviceStep)[this.deviceRule] as string;
   }
 
   /** Runs every step. `headers` must already be loaded. */

@@ -7,6 +7,7 @@ import { warnOnce } from "../logger.js";
 import type { DeviceSpecs, ExtraSpecs, SpecsDownload, TreesDownload } from "../types.js";
 import { compiledSieveSteps } from "./compiled-sieve.js";
 import { fileSignature } from "./data-info.js";
+import { DEVICE_STEP, stepIds } from "./detection.js";
 import {
   type LocalEngineOptions,
   type ResolvedEngineOptions,
@@ -61,14 +62,11 @@ export interface EngineData {
   readonly specs: SpecsData;
   readonly trees: TreesData;
   readonly matcher: SieveMatcher;
-  /** Device index (in `specs.devices`) of each `user-agent0` rule, -1 when the specs lack it. */
-  readonly ua0Device: Int32Array;
-  /** Device index of each `user-agent1` rule. */
-  readonly ua1Device: Int32Array;
-  /** Device index of each `profile0` key, by place (-1 when the specs lack it). */
-  readonly profile0Device: Int32Array;
-  /** Device index of each `x-operamini-phone0` key, by place. */
-  readonly opera0Device: Int32Array;
+  /**
+   * Per device step (a `DEVICE_STEP` value), the device index (in `specs.devices`) of each rule or
+   * key place `Resolver.deviceRule` can hold for it, -1 when the specs lack its id (see `stepIds`).
+   */
+  readonly stepDevice: readonly Int32Array[];
   /**
    * Per `user-agentplatform` rule, the extra whose platform a reply takes: the rule's extra when
    * its record exists with `general_platform` not empty, else -1. Decided at load, as are the two
@@ -119,12 +117,20 @@ export interface DataSources {
   fileSignatures?: { readonly specs: string; readonly trees: string };
 }
 
-/** The device index of each id (-1 when the specs lack it). */
-function deviceIndexes(ids: readonly string[], index: ReadonlyMap<string, number>): Int32Array {
-  const out = new Int32Array(ids.length);
-  ids.forEach((id, at) => {
-    out[at] = index.get(id) ?? -1;
-  });
+/** Per device step, the device index of each id of its tree; steps that read one tree share its array. */
+function* stepDevicesSteps(trees: TreesData, index: ReadonlyMap<string, number>): Steps<Int32Array[]> {
+  const byIds = new Map<readonly string[], Int32Array>();
+  const out: Int32Array[] = [];
+  for (const step of Object.values(DEVICE_STEP)) {
+    const ids = stepIds(trees, step);
+    let devices = byIds.get(ids);
+    if (devices === undefined) {
+      devices = Int32Array.from(ids, (id) => index.get(id) ?? -1);
+      byIds.set(ids, devices);
+      yield;
+    }
+    out[step] = devices;
+  }
   return out;
 }
 
@@ -221,17 +227,13 @@ function* assembleSteps(
       },
     );
   }
-  const ua0Device = deviceIndexes(trees.ua0.ruleId, specs.deviceIndex);
-  yield;
+  const stepDevice = yield* stepDevicesSteps(trees, specs.deviceIndex);
   const loadedAt = new Date();
   return {
     specs,
     trees,
     matcher,
-    ua0Device,
-    ua1Device: deviceIndexes(trees.ua1.ruleId, specs.deviceIndex),
-    profile0Device: deviceIndexes(trees.profile0Ids, specs.deviceIndex),
-    opera0Device: deviceIndexes(trees.opera0Ids, specs.deviceIndex),
+    stepDevice,
     platformRuleSource: extraSources(trees.platform, specs, "general_platform"),
     platformRuleBrowserSource: extraSources(trees.platform, specs, "general_browser"),
     browserRuleSource: extraSources(trees.browser, specs, "general_browser"),

@@ -175,12 +175,7 @@ export class LocalEngine implements Detector {
     resolver.run(data.trees, data.matcher);
     const step = resolver.deviceStep;
     if (step === DEVICE_STEP.none) return nothingFoundReply();
-    const rule = resolver.deviceRule;
-    let device: number;
-    if (step === DEVICE_STEP.sieve) device = data.ua0Device[rule] as number;
-    else if (step === DEVICE_STEP.generic) device = data.ua1Device[rule] as number;
-    else if (step === DEVICE_STEP.operaMini) device = data.opera0Device[rule] as number;
-    else device = data.profile0Device[rule] as number;
+    const device = (data.stepDevice[step] as Int32Array)[resolver.deviceRule] as number;
     if (device < 0) return missingRecordReply(resolver.deviceId as string);
     // The platform rule's extra gives the platform, the browser rule's the browser, or failing
     // that the platform rule's when it names one.
