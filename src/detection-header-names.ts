@@ -1,6 +1,6 @@
 // The names of the request headers that may leave the process for detection, and of those that never may.
 
-import { EVIDENCE, rowsOf } from "./core/evidence-table.js";
+import { EVIDENCE, rowsOf } from "./evidence-table.js";
 
 const detectRows = rowsOf("detect");
 

@@ -14,22 +14,13 @@ export {
   DEFAULT_BASE_URL,
   HdClient,
 } from "./client/index.js";
-export { identifyBot } from "./core/bots.js";
-export {
-  type BrandVersion,
-  type ClientHints,
-  parseClientHints,
-} from "./core/client-hints.js";
 export { type DetectWithEvidenceReply, detectWithEvidence } from "./core/detect-with-evidence.js";
-export type { DecidedBy, Device, DeviceClass, DeviceSource } from "./core/device.js";
+export type { Device, DeviceClass, DeviceSource } from "./core/device.js";
 export {
   createDeviceDetector,
   type DetectRequestOptions,
   type DeviceDetector,
 } from "./core/device-detector.js";
-export type { Evidence } from "./core/evidence.js";
-export { EVIDENCE, type EvidenceRow, type HintTarget } from "./core/evidence-table.js";
-export type { MemoDevice, MemoGeoIp, MemoValue } from "./core/memo.js";
 export {
   CLOUD_LATENCY_BUCKETS_MS,
   type HandsetDetectionEvent,
@@ -37,14 +28,14 @@ export {
   type LatencySnapshot,
 } from "./core/metrics.js";
 export type {
+  ClientHintsOptions,
   CloudDetectionsPerClient,
   DetectionMode,
   DeviceDetectorOptions,
-  HandsetDetectionOptions,
+  PageScriptOptions,
 } from "./core/options.js";
-export type { RequestHeaders } from "./core/request-headers.js";
 export type { ViewNotFoundReply } from "./engine/catalog.js";
-export type { EngineDataInfo } from "./engine/engine-data.js";
+export type { EngineDataInfo } from "./engine/data-info.js";
 export type { LocalEngineOptions } from "./engine/engine-options.js";
 export type { DetectionExplanation, LocalViewReply, MatchExplanation } from "./engine/local-engine.js";
 export { LocalEngine } from "./engine/local-engine.js";
@@ -75,6 +66,14 @@ export {
   isHdNotFoundError,
   isHdOptionError,
 } from "./errors.js";
+export {
+  type BrandVersion,
+  type ClientHints,
+  parseClientHints,
+} from "./evidence/client-hints.js";
+export type { Evidence } from "./evidence/evidence.js";
+export { EVIDENCE, type EvidenceRow, type HintTarget } from "./evidence-table.js";
+export type { RequestHeaders } from "./evidence/request-headers.js";
 export type { Logger } from "./logger.js";
 export {
   displayWidth,
@@ -91,11 +90,12 @@ export {
   deviceScript,
   deviceScriptHash,
   deviceScriptTag,
-  type PageScriptOptions,
 } from "./middleware/device-script.js";
 export { type HandsetDetectionMiddleware, handsetDetection } from "./middleware/handset-detection.js";
-export { type ClientHintsOptions, KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
+export { KNOWN_CLIENT_HINTS } from "./middleware/hint-requests.js";
+export type { HandsetDetectionOptions } from "./middleware/options.js";
 export { byDevice, type DeviceHandlers, type DeviceMatcher, whenDevice } from "./middleware/routing.js";
+export { identifyBot } from "./rules/bots.js";
 export {
   applyRules,
   type BotCategory,

@@ -57,6 +57,14 @@ export type DeviceListField = (typeof DEVICE_LIST_FIELDS)[number];
  */
 export type DeviceSpecs = { [K in DeviceStringField]: string } & { [K in DeviceListField]: string[] };
 
+/** Specs of an unknown device: every string field `""`, every list `[]`. Frozen and shared. */
+export const EMPTY_SPECS: DeviceSpecs = Object.freeze(
+  Object.fromEntries([
+    ...DEVICE_STRING_FIELDS.map((f) => [f, ""] as const),
+    ...DEVICE_LIST_FIELDS.map((f) => [f, Object.freeze([]) as unknown as string[]] as const),
+  ]) as DeviceSpecs,
+);
+
 /** A device record as `view` returns it: the specs without the per-request fields. */
 export type DeviceRecord = Omit<
   DeviceSpecs,
@@ -127,8 +135,8 @@ export interface GeoIp {
 /** Detection option words the API knows. Joined with commas on the wire. */
 export const KNOWN_DETECT_OPTIONS = ["hd_specs", "legacy", "product_info", "display", "geoip"] as const;
 
-/** One detection option: a known word, or any other word the service may accept. */
-export type DetectOption = (typeof KNOWN_DETECT_OPTIONS)[number] | (string & {});
+/** One detection option word: one of {@link KNOWN_DETECT_OPTIONS} (others are refused, with a suggestion). */
+export type DetectOption = (typeof KNOWN_DETECT_OPTIONS)[number];
 
 /**
  * Request headers as detection reads them: names in lower case, each value one string.
@@ -273,3 +281,76 @@ export interface DeviceCatalog {
   view(vendor: string, model: string): ViewReply | Promise<ViewReply>;
   whatHas(property: string, value: string): WhatHasReply | Promise<WhatHasReply>;
 }
+
+/**
+ * What decided a device: `user-agent` (the user-agent as sent, the usual case),
+ * `client-hints` (the user-agent rebuilt from the User-Agent Client Hints, which name the model
+ * a reduced user-agent hides, or a field a rule filled from them, such as Windows 11 behind
+ * `Windows NT 10.0`), or `page-script` (the page script's cookie: a touch screen behind a Mac
+ * user-agent, an iPad or an iPhone asking for the desktop site, or the model from the screen).
+ * `decisions` says which rules filled which fields.
+ */
+export type DecidedBy = (typeof DECIDED_BY)[number];
+
+/** Every {@link DecidedBy}. */
+export const DECIDED_BY = ["user-agent", "client-hints", "page-script"] as const;
+
+/** Who a crawler is, when the request comes from one (`req.device.bot`). */
+export interface BotInfo {
+  /** The crawler's name as it announces itself, e.g. `Googlebot`, `GPTBot`. */
+  readonly name: string;
+  readonly category: BotCategory;
+}
+
+/** What a crawler is for. */
+export type BotCategory = (typeof BOT_CATEGORIES)[number];
+
+/** Every {@link BotCategory}. */
+export const BOT_CATEGORIES = [
+  "search",
+  "ai-crawler",
+  "ai-assistant",
+  "monitor",
+  "feed-reader",
+  "social-preview",
+  "other",
+] as const;
+
+/** One rule above the database that changed a reply, and the fields it set (`class` for the device class). */
+export interface RuleDecision {
+  readonly rule: string;
+  readonly fields: readonly string[];
+}
+
+/**
+ * A remembered detection (the reply without `geoip`, the crawler, what decided it, the rules'
+ * decisions and candidates), keyed by the request's evidence. Never holds geoip.
+ */
+export interface MemoDevice {
+  readonly kind: "device";
+  /** Where the reply came from. */
+  readonly source: "local" | "cloud";
+  readonly reply: DetectReply;
+  /** Whether the request comes from a crawler. */
+  readonly bot: boolean;
+  /** Which crawler, when one is named. */
+  readonly botInfo?: BotInfo;
+  /** What decided the device; `user-agent` when not set. */
+  readonly decidedBy?: DecidedBy;
+  /** The rules that changed the reply. */
+  readonly decisions?: readonly RuleDecision[];
+  /** The models that fit when one alone cannot be told. */
+  readonly candidates?: readonly string[];
+}
+
+/** A remembered geoip, keyed by client IP. */
+export interface MemoGeoIp {
+  readonly kind: "geoip";
+  readonly geoip: GeoIp;
+}
+
+/**
+ * What the detector's memo store holds: detections under a key made of the request's evidence,
+ * geoip under a key made of the client IP (a visitor's geoip is never served to another visitor).
+ */
+export type MemoValue = MemoDevice | MemoGeoIp;

@@ -2,9 +2,9 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { CacheStore } from "../src/cache/types.js";
-import type { MemoValue } from "../src/core/memo.js";
 import { adaptLogger, type Logger } from "../src/logger.js";
 import { handsetDetection } from "../src/middleware/handset-detection.js";
+import type { MemoValue } from "../src/types.js";
 import { callMiddleware } from "./middleware/call-middleware.js";
 import { fakeEngine, IPHONE_UA } from "./middleware/helpers.js";
 

@@ -1,7 +1,7 @@
 // The default in-process CacheStore: a two-generation LRU bounded in entries and in bytes.
 
-import type { MemoValue } from "../core/memo.js";
 import { type KnownOptions, numberOption, optionsObject } from "../options.js";
+import type { MemoValue } from "../types.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of {@link MemoryStore}. */

@@ -1,7 +1,6 @@
 // A shared level-2 cache store on Redis (ioredis, loaded lazily) that degrades to "not found" when Redis is down.
 
 import { createRequire } from "node:module";
-import type { MemoValue } from "../core/memo.js";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -14,6 +13,7 @@ import {
   optionsObject,
   urlOption,
 } from "../options.js";
+import type { MemoValue } from "../types.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /**

@@ -1,7 +1,7 @@
 // A two-level cache store: a fast in-process level 1 in front of a shared level 2 (e.g. Redis).
 
-import type { MemoValue } from "../core/memo.js";
 import { type KnownOptions, missingOption, objectWithMethods, optionsObject } from "../options.js";
+import type { MemoValue } from "../types.js";
 import type { CacheEntry, CacheStore } from "./types.js";
 
 /** Options of `createTieredStore`. */

@@ -1,6 +1,6 @@
 // The cache-store seam behind the middleware's memo: in-process LRU by default, Redis optionally.
 
-import type { MemoValue } from "../core/memo.js";
+import type { MemoValue } from "../types.js";
 
 /** One memoised value with its timing. Times are epoch milliseconds. */
 export interface CacheEntry<V> {

@@ -1,10 +1,6 @@
 // Cloud detections per client (req.ip) per window: one client cannot spend the fleet's quota.
 
-import type { CacheStore } from "../cache/types.js";
-import { isThenable } from "./memo.js";
-
-/** A store that can count for the fleet (the memo store, when it offers `incrementCounter`). */
-export type ClientBudgetCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">>;
+import type { StoreCounter } from "./memo-store.js";
 
 /** How many cloud detections one client may cause, per window. */
 export interface ClientBudgetLimit {
@@ -17,7 +13,7 @@ export interface ClientBudgetLimit {
 /** Options of {@link ClientBudget}. */
 export interface ClientBudgetOptions extends ClientBudgetLimit {
   /** Where the fleet counts; without it (or while it does not answer) this process counts alone. */
-  counter?: ClientBudgetCounter | undefined;
+  counter?: StoreCounter | undefined;
   /** The most clients this process keeps a count for (least recently seen dropped first). Default 10,000. */
   maxClients?: number;
   /** Clock; `Date.now` by default. */
@@ -72,7 +68,7 @@ interface Count {
 export class ClientBudget {
   readonly limit: number;
   readonly windowMs: number;
-  readonly #counter: ClientBudgetCounter | undefined;
+  readonly #counter: StoreCounter | undefined;
   readonly #maxClients: number;
   readonly #now: () => number;
   /** Insertion order is recency: a client seen again moves to the end. */
@@ -93,10 +89,10 @@ export class ClientBudget {
 
   /**
    * Counts one cloud detection for `client` (e.g. `req.ip`) if its budget allows it: `true` to go
-   * ahead, `false` when the client has spent its budget for this window. Synchronous without a
-   * counter, and for a client this process already knows to be past its budget; never rejects.
+   * ahead, `false` when the client has spent its budget for this window. Never rejects: when the
+   * fleet's counter does not answer, this process's count decides.
    */
-  take(client: string): boolean | Promise<boolean> {
+  async take(client: string): Promise<boolean> {
     const name = client.length > MAX_CLIENT_LENGTH ? client.slice(0, MAX_CLIENT_LENGTH) : client;
     const now = this.#now();
     const window = Math.floor(now / this.windowMs);
@@ -104,19 +100,16 @@ export class ClientBudget {
     if (count.count >= this.limit) return false;
     count.count += 1;
     if (this.#counter === undefined) return true;
-    const decide = (total: number | undefined): boolean => {
-      if (typeof total !== "number" || !Number.isFinite(total)) return true; // counted here, within the limit
-      if (total <= this.limit) return true;
-      count.count = Math.max(count.count, this.limit); // the fleet has spent it: refuse here at once from now on
-      return false;
-    };
-    let total: ReturnType<ClientBudgetCounter["incrementCounter"]>;
+    let total: number | undefined;
     try {
-      total = this.#counter.incrementCounter(`c:${name}:${window}`, 1, (window + 1) * this.windowMs);
+      total = await this.#counter.incrementCounter(`c:${name}:${window}`, 1, (window + 1) * this.windowMs);
     } catch {
       return true;
     }
-    return isThenable(total) ? Promise.resolve(total).then(decide, () => true) : decide(total);
+    if (typeof total !== "number" || !Number.isFinite(total)) return true; // counted here, within the limit
+    if (total <= this.limit) return true;
+    count.count = Math.max(count.count, this.limit); // the fleet has spent it: refuse here at once from now on
+    return false;
   }
 
   /** The count of `client` in `window`, made the most recently used; drops the least recently used past `maxClients`. */

@@ -1,15 +1,14 @@
 // The cloud as the core calls it: behind the fleet's monthly quota and the circuit breaker, with their warnings.
 
-import type { CacheStore } from "../cache/types.js";
 import { errorMessage } from "../errors.js";
 import type { Detector } from "../types.js";
 import { CircuitBreaker } from "./breaker.js";
 import { ClientBudget } from "./client-budget.js";
 import { GuardedCloud } from "./guarded-cloud.js";
-import type { MemoValue } from "./memo.js";
+import type { MemoStore } from "./memo-store.js";
 import type { HandsetDetectionEvent, MetricsRecorder } from "./metrics.js";
-import type { ResolvedOptions } from "./options.js";
-import { QUOTA_HEARTBEAT_MS, type QuotaCounter, QuotaGuard } from "./quota.js";
+import type { CoreConfig } from "./options.js";
+import { QUOTA_HEARTBEAT_MS, QuotaGuard } from "./quota.js";
 
 /** The guards of the cloud, for the metrics snapshot and `close()`. */
 export interface CloudGuards {
@@ -19,23 +18,29 @@ export interface CloudGuards {
   readonly quota: QuotaGuard | undefined;
   /** Cloud detections per client (`cloudDetectionsPerClient`), counted for the fleet when the store can. */
   readonly clientBudget: ClientBudget | undefined;
+  /** Whether the fleet's store can claim a detection, so that one instance asks the cloud for a new device. */
+  readonly claims: boolean;
 }
 
-/** The memo store as the fleet's counter (quota, client budgets), when it can count (Redis, a tiered store over Redis, ...). */
-function sharedCounter(store: CacheStore<MemoValue> | undefined): QuotaCounter | undefined {
-  return store?.incrementCounter === undefined ? undefined : (store as QuotaCounter);
+/** What the guards report through: the core's metrics, `onEvent` and warnings. */
+export interface GuardReports {
+  readonly metrics: MetricsRecorder;
+  readonly emit: ((event: HandsetDetectionEvent) => void) | undefined;
+  /** Warns once per code. */
+  readonly warn: (code: string, message: string, details?: Record<string, unknown>) => void;
 }
 
 /**
- * Puts the cloud client behind the monthly quota (counted for the fleet when the store can) and
- * the circuit breaker, which say what they do through the logger and `onEvent`.
+ * Puts the cloud client behind the monthly quota and the circuit breaker, and builds the client
+ * budget; they count in the memo `store` when it counts for the fleet. They say what they do
+ * through the logger and `onEvent`.
  */
 export function guardCloud(
-  config: ResolvedOptions,
+  config: CoreConfig,
   client: Detector | undefined,
+  store: MemoStore | undefined,
   answersLocally: boolean,
-  metrics: MetricsRecorder,
-  emit: ((event: HandsetDetectionEvent) => void) | undefined,
+  { metrics, emit, warn }: GuardReports,
 ): CloudGuards {
   const { logger, breakerCooldownMs, monthlyQuota } = config;
   const breaker = new CircuitBreaker({
@@ -62,7 +67,7 @@ export function guardCloud(
       ? undefined
       : new QuotaGuard({
           monthlyQuota,
-          counter: sharedCounter(config.store),
+          counter: store?.counter,
           heartbeatMs: QUOTA_HEARTBEAT_MS,
           onCountingAlone: (error, { share, left, fleetSize }) => {
             const message = errorMessage(error);
@@ -92,11 +97,16 @@ export function guardCloud(
           metrics,
           emit,
           debug: (message, details) => logger.debug?.(message, details),
+          refusedCredentials: (error) =>
+            warn(
+              "HD_CLOUD_CREDENTIALS_REFUSED",
+              "The cloud refused the credentials: check `username`, `secret` and `siteId` (or the client's), and that the account's licence covers detection. A refusal does not heal by itself; until the credentials are fixed, devices come from the memo or the local engine, or are unknown.",
+              { error: errorMessage(error) },
+            ),
+          fairShareMs: config.timeoutMs / 2,
         });
   const perClient = config.cloudDetectionsPerClient;
   const clientBudget =
-    perClient === undefined
-      ? undefined
-      : new ClientBudget({ ...perClient, counter: sharedCounter(config.store) });
-  return { cloud, breaker, quota, clientBudget };
+    perClient === undefined ? undefined : new ClientBudget({ ...perClient, counter: store?.counter });
+  return { cloud, breaker, quota, clientBudget, claims: store?.claims === true };
 }

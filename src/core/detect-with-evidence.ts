@@ -1,20 +1,17 @@
-// One detection as the middleware makes it, without a memo: for `hd3 detect`, `hd3 serve` and anyone holding a detector.
+// One detection as the core makes it, without a memo: for `hd3 detect`, `hd3 serve`, `hd3 report` and anyone holding a detector.
 
-import type { LocalEngine } from "../engine/local-engine.js";
 import {
-  applyRules,
-  type BotInfo,
-  type RuleCatalog,
-  type RuleEvidence,
-  type RulesResult,
-} from "../rules/index.js";
-import type { Detector, DetectParams, DetectReply } from "../types.js";
+  createEvidenceReader,
+  type DetectionInput,
+  detectionInput,
+  type Evidence,
+} from "../evidence/evidence.js";
+import { DEFAULT_SCRIPT_COOKIE } from "../evidence/page-script-cookie.js";
+import { nodeHeaders, type RequestHeaders } from "../evidence/request-headers.js";
+import type { RulesResult } from "../rules/index.js";
+import type { BotInfo, DecidedBy, Detector, DetectParams, DetectReply } from "../types.js";
 import type { Writable } from "../writable.js";
-import { foundSpecificDevice } from "./bots.js";
-import { checkReply, type DecidedBy } from "./device.js";
-import { createEvidenceReader, type DetectionInput, detectionInput, type Evidence } from "./evidence.js";
-import { DEFAULT_SCRIPT_COOKIE } from "./page-script-cookie.js";
-import { nodeHeaders, type RequestHeaders } from "./request-headers.js";
+import { catalogOf, completeReply } from "./completion.js";
 
 /** A detect reply with what the request's evidence decided in it. */
 export interface DetectWithEvidenceReply extends DetectReply {
@@ -28,71 +25,16 @@ export interface DetectWithEvidenceReply extends DetectReply {
   readonly bot?: BotInfo;
 }
 
-/** The database a detector holds, for the rules that read it: a local engine's records. */
-export function catalogOf(detector: unknown): RuleCatalog | undefined {
-  const devices = (detector as { devices?: unknown } | undefined)?.devices;
-  return typeof devices === "function" ? (detector as RuleCatalog) : undefined;
-}
-
 /** Reads the evidence with everything on: the hints and the page script's default cookie. */
 const readEvidence = createEvidenceReader({ clientHints: true, scriptCookie: DEFAULT_SCRIPT_COOKIE });
 
-/** A reply completed by the rules above the database, with what decided it. */
-export interface CompletedReply extends RulesResult {
-  readonly decidedBy: DecidedBy;
+/** A request's evidence and what its detector gets. */
+function prepared(headers: RequestHeaders): { evidence: Evidence; input: DetectionInput } {
+  const evidence = readEvidence(nodeHeaders(headers));
+  return { evidence, input: detectionInput(evidence) };
 }
 
-/**
- * A detector's reply checked and completed by what the evidence tells and the database cannot
- * (the rules of `src/rules/`), with the crawler the request comes from: the same step for the
- * middleware, `createDeviceDetector`, `hd3 detect` and `hd3 serve`. `catalog` is the local
- * engine's database, when there is one (the model from the screen needs it); `answeredBy` is
- * the detector that answered, asked whether it found a specific device by its own evidence.
- */
-export function completeReply(
-  raw: unknown,
-  evidence: Evidence,
-  input: DetectionInput,
-  catalog?: RuleCatalog,
-  answeredBy?: Detector,
-): CompletedReply {
-  const reply = checkReply(raw);
-  const rules: RuleEvidence = {
-    userAgent: evidence.userAgent,
-    headers: input.headers,
-    hints: input.hints,
-    screen: evidence.screen,
-    specificDevice:
-      answeredBy === undefined ? undefined : () => foundSpecificDevice(reply, answeredBy, input.headers),
-  };
-  const result = applyRules(reply, rules, catalog);
-  const completed: Writable<CompletedReply> = {
-    reply: result.reply,
-    decisions: result.decisions,
-    decidedBy: decidedBy(input, evidence, result.decisions),
-  };
-  if (result.candidates !== undefined) completed.candidates = result.candidates;
-  if (result.bot !== undefined) completed.bot = result.bot;
-  return completed;
-}
-
-/**
- * What decided the device: the page script when the screen named the model, the client hints
- * when a rule filled a field behind a user-agent they complete, else what the detection ran on.
- */
-function decidedBy(
-  input: DetectionInput,
-  evidence: Evidence,
-  decisions: RulesResult["decisions"],
-): DecidedBy {
-  if (decisions.some((decision) => decision.rule === "screen-model")) return "page-script";
-  if (input.decidedBy === "user-agent" && evidence.hintTarget !== undefined && decisions.length > 0) {
-    return "client-hints";
-  }
-  return input.decidedBy;
-}
-
-/** The reply of one detection on `detector`, completed from the evidence: what both entry points below answer. */
+/** The reply of one detection on `detector`, completed from the evidence. */
 function completed(
   detector: Detector,
   evidence: Evidence,
@@ -112,8 +54,8 @@ function completed(
 }
 
 /**
- * Detects one request's headers as the middleware would, with no memo: the client hints complete
- * a frozen user-agent, the page script's cookie (`hd_screen`) tells an iPad or an iPhone from a
+ * Detects one request's headers as the core would, with no memo: the client hints complete a
+ * frozen user-agent, the page script's cookie (`hd_screen`) tells an iPad or an iPhone from a
  * Mac, the detector answers, and the rules above the database complete the reply and name the
  * crawler. Throws what the detector throws.
  *
@@ -129,20 +71,19 @@ export async function detectWithEvidence(
   headers: RequestHeaders,
   params?: DetectParams,
 ): Promise<DetectWithEvidenceReply> {
-  const evidence = readEvidence(nodeHeaders(headers));
-  const input = detectionInput(evidence);
+  const { evidence, input } = prepared(headers);
   return completed(detector, evidence, input, await detector.detect(input.headers, params));
 }
 
 /**
- * {@link detectWithEvidence} on a local engine, answered synchronously: for batch work over many
- * requests (`hd3 report`).
+ * {@link detectWithEvidence} on a detector that answers synchronously (a local engine), without
+ * waiting: for batch work over many requests (`hd3 report`). A detector that answers with a
+ * promise gets `HdProtocolError`.
  */
 export function detectLocallyWithEvidence(
-  engine: LocalEngine,
+  detector: Detector,
   headers: RequestHeaders,
 ): DetectWithEvidenceReply {
-  const evidence = readEvidence(nodeHeaders(headers));
-  const input = detectionInput(evidence);
-  return completed(engine, evidence, input, engine.detect(input.headers));
+  const { evidence, input } = prepared(headers);
+  return completed(detector, evidence, input, detector.detect(input.headers));
 }

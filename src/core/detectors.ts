@@ -1,11 +1,13 @@
-// Picks the middleware's detectors: the cloud client and the local engine, built or given, shared.
+// Picks the core's detectors: the cloud client and the local engine, built or given, shared.
 
 import { HdClient } from "../client/index.js";
+import { dataInfoOf } from "../engine/data-info.js";
 import { HdOptionError } from "../errors.js";
 import { hasPairSync, SPECS_FILE_NAME, TREES_FILE_NAME } from "../store/data-layout.js";
 import type { Detector } from "../types.js";
 import { type DirEngineHandle, type EngineHandle, type EngineLoader, engineForDir } from "./dir-engine.js";
-import { checkCloudOnlyOptions, type ResolvedOptions } from "./options.js";
+import type { DataChangedAt } from "./memo.js";
+import { type CoreConfig, checkCloudOnlyOptions } from "./options.js";
 
 export type { EngineHandle } from "./dir-engine.js";
 
@@ -15,7 +17,7 @@ export function loadedEngine(engine: Detector): EngineHandle {
   return { current: () => engine, ready: () => ready };
 }
 
-/** What the middleware detects with. */
+/** What the core detects with. */
 export interface Detectors {
   /** Who answers devices. */
   mode: "local" | "cloud";
@@ -32,7 +34,7 @@ export interface Detectors {
  * `cacheDir`. Throws `HdOptionError` when the choice cannot work (explicit local mode with an
  * empty cache directory, geoip/legacy groups with no cloud to ask).
  */
-export function chooseDetectors(options: ResolvedOptions, loader?: EngineLoader): Detectors {
+export function chooseDetectors(options: CoreConfig, loader?: EngineLoader): Detectors {
   const { credentials, cacheDir, logger } = options;
   let cloud = options.client;
   if (cloud === undefined && credentials !== undefined) {
@@ -64,4 +66,22 @@ export function chooseDetectors(options: ResolvedOptions, loader?: EngineLoader)
   const mode = options.mode === "auto" ? (engine !== undefined ? "local" : "cloud") : options.mode;
   checkCloudOnlyOptions(options, mode === "local", cloud !== undefined);
   return { mode, cloud, engine, dir };
+}
+
+/**
+ * When the engine's data last changed, as seen by asking: the answer moves when the engine
+ * answers with other data (a `cacheDir` reload swapped in a new pair). 0 while the data is the
+ * first seen.
+ */
+export function dataClock(engine: EngineHandle | undefined): DataChangedAt {
+  let info: unknown;
+  let changedAt = 0;
+  return () => {
+    const now = dataInfoOf(engine?.current());
+    if (now !== info) {
+      if (info !== undefined) changedAt = Date.now();
+      info = now;
+    }
+    return changedAt;
+  };
 }

@@ -1,32 +1,26 @@
 // The `req.device` object: its type, and how it is built from a detect reply or a failure.
 
+import type { DeviceClassName } from "../device-classes.js";
 import { HdProtocolError } from "../errors.js";
-import type { BotInfo, RuleDecision } from "../rules/rule.js";
+import type { DeviceScreen } from "../evidence/page-script-cookie.js";
 import {
+  type BotInfo,
   DEVICE_LIST_FIELDS,
   DEVICE_STRING_FIELDS,
+  type DecidedBy,
   type DetectReply,
   type DeviceSpecs,
   type DisplayInfo,
+  EMPTY_SPECS,
   type GeoIp,
+  type MemoDevice,
   type ProductInfo,
+  type RuleDecision,
 } from "../types.js";
 import type { Writable } from "../writable.js";
-import type { DeviceClassName } from "./device-classes.js";
-import type { DeviceScreen } from "./page-script-cookie.js";
 
 /** Where a device came from. */
 export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
-
-/**
- * What decided the device: `user-agent` (the user-agent as sent, the usual case),
- * `client-hints` (the user-agent rebuilt from the User-Agent Client Hints, which name the model
- * a reduced user-agent hides, or a field a rule filled from them, such as Windows 11 behind
- * `Windows NT 10.0`), or `page-script` (the page script's cookie: a touch screen behind a Mac
- * user-agent, an iPad or an iPhone asking for the desktop site, or the model from the screen).
- * `decisions` says which rules filled which fields.
- */
-export type DecidedBy = "user-agent" | "client-hints" | "page-script";
 
 /** Device classes the service answers (see `DEVICE_CLASS_NAMES`), plus any other string it may answer. */
 export type DeviceClass = DeviceClassName | (string & {});
@@ -87,14 +81,6 @@ export interface Device {
   readonly decisions: readonly RuleDecision[];
 }
 
-/** Specs of an unknown device: every field empty. Frozen and shared. */
-export const EMPTY_SPECS: DeviceSpecs = Object.freeze(
-  Object.fromEntries([
-    ...DEVICE_STRING_FIELDS.map((f) => [f, ""] as const),
-    ...DEVICE_LIST_FIELDS.map((f) => [f, Object.freeze([]) as unknown as string[]] as const),
-  ]) as DeviceSpecs,
-);
-
 const DESKTOP_CLASSES: ReadonlySet<string> = new Set(["Computer", "Desktop"]);
 const NO_DECISIONS: readonly RuleDecision[] = Object.freeze([]);
 
@@ -108,20 +94,8 @@ export function classHintFromUserAgent(userAgent: string): DeviceClass {
   return "Unknown";
 }
 
-/** Parts of a device that do not depend on the request's IP. */
-export interface DevicePart {
-  readonly reply: DetectReply;
-  /** Whether the request comes from a crawler. */
-  readonly bot: boolean;
-  /** Which crawler, when one is named. */
-  readonly botInfo?: BotInfo;
-  /** What decided the device; `user-agent` when not set. */
-  readonly decidedBy?: DecidedBy;
-  /** The rules that changed the reply. */
-  readonly decisions?: readonly RuleDecision[];
-  /** The models that fit when one alone cannot be told. */
-  readonly candidates?: readonly string[];
-}
+/** Parts of a device that do not depend on the request's IP: what the memo keeps of a detection. */
+export type DevicePart = Omit<MemoDevice, "kind" | "source">;
 
 /** What belongs to one visitor, not to the device: filled per request, never memoised. */
 export interface Visitor {
@@ -214,6 +188,11 @@ export function noReply(message: string, bot: BotInfo | undefined, userAgent: st
     class: bot === undefined ? "Unknown" : classHintFromUserAgent(userAgent),
   };
   return bot === undefined ? { reply, bot: false } : { reply, bot: true, botInfo: bot };
+}
+
+/** The device of a request whose detection failed before anything could answer: unknown, `skipped`, saying why. */
+export function failedDevice(error: Error): Device {
+  return buildDevice(noReply(error.message, undefined, ""), "skipped", undefined, error);
 }
 
 /** For crawlers whose device was not found, lets the user-agent's mobile hint decide the class. */

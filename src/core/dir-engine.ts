@@ -1,8 +1,8 @@
 // The engine of a cache directory: loaded once per directory per process, and following the directory's syncs.
 
 import { resolve } from "node:path";
+import type { EngineDataInfo } from "../engine/data-info.js";
 import { dataInfoOf } from "../engine/data-info.js";
-import type { EngineDataInfo } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";

@@ -1,6 +1,13 @@
-// The cloud detector as the middleware calls it: behind the monthly quota and the circuit breaker, measured.
+// The cloud detector as the core calls it: behind the monthly quota and the circuit breaker, measured.
 
-import { HdNetworkError, HdProtocolError, isHdNotFoundError } from "../errors.js";
+import {
+  HD_ERROR_CODES,
+  HdError,
+  type HdErrorCode,
+  HdProtocolError,
+  isHdError,
+  isHdNotFoundError,
+} from "../errors.js";
 import type { Detector, DetectParams, DetectReply, HeadersInput } from "../types.js";
 import { type CircuitBreaker, isCloudFault } from "./breaker.js";
 import { checkReply } from "./device.js";
@@ -12,12 +19,27 @@ export class QuotaSpentError extends Error {
   override name = "QuotaSpentError";
 }
 
-/** Rejection of a call the open circuit breaker held back: nothing was sent. */
-export class CloudPausedError extends HdNetworkError {
+/**
+ * Rejection of a call the open circuit breaker held back: nothing was sent. Its `code` is the
+ * code of the failure that opened the breaker (`ERR_HD_AUTH` after refused credentials), so a
+ * request answered while the breaker is open still says why; `ERR_HD_NETWORK` when that failure
+ * had no code of the package's.
+ */
+export class CloudPausedError extends HdError {
   override name = "CloudPausedError";
+  constructor(message: string, cause: unknown) {
+    const code: HdErrorCode = isHdError(cause) ? cause.code : HD_ERROR_CODES.network;
+    super(code, message, { cause });
+  }
 }
 
-/** What {@link GuardedCloud} needs, built once by the middleware factory. */
+/** Whether a cloud failure says the credentials or the licence are wrong (HTTP 401 or 403). */
+export function isRefusedCredentials(error: unknown): boolean {
+  if (!isHdError(error)) return false;
+  return error.code === HD_ERROR_CODES.auth || error.httpStatus === 401 || error.httpStatus === 403;
+}
+
+/** What {@link GuardedCloud} needs, built once by the core. */
 export interface GuardedCloudConfig {
   cloud: Detector;
   quota: QuotaGuard | undefined;
@@ -27,6 +49,13 @@ export interface GuardedCloudConfig {
   emit: ((event: HandsetDetectionEvent) => void) | undefined;
   /** Reports a failed call at debug level. */
   debug: (message: string, details: Record<string, unknown>) => void;
+  /** Says, once, that the cloud refused the credentials. */
+  refusedCredentials: (error: Error) => void;
+  /**
+   * A call aborted by the request's budget before it ran this long (ms) is not held against the
+   * cloud: the time went elsewhere (the memo store, the guards), not to a slow cloud.
+   */
+  fairShareMs: number;
 }
 
 /**
@@ -35,7 +64,7 @@ export interface GuardedCloudConfig {
  * the breaker. A 301 "nothing found" is an answer (a reply with status 301), as the local engine
  * gives it, and a refusal for the request's own fault (see `isCloudFault`) does not count against
  * the breaker. Its time limit is the caller's `params.signal`: the request's budget aborts the
- * call, which then counts as a failure.
+ * call, which then counts as a failure if it had run for its fair share of the budget.
  *
  * Rejects with {@link QuotaSpentError} or {@link CloudPausedError} when no call was made, and
  * otherwise with the client's error.
@@ -48,7 +77,7 @@ export class GuardedCloud implements Detector {
   }
 
   async detect(headers: HeadersInput, params: DetectParams = {}): Promise<DetectReply> {
-    const { cloud, breaker, quota, metrics, emit } = this.#c;
+    const { cloud, breaker, quota, metrics } = this.#c;
     params.signal?.throwIfAborted();
     if (quota !== undefined && !(await quota.take())) {
       metrics.refusedByQuota++;
@@ -59,42 +88,46 @@ export class GuardedCloud implements Detector {
       quota?.refund();
       throw new CloudPausedError(
         `Cloud detection is paused for ${Math.ceil(breaker.retryInMs / 1000)} s after repeated failures.`,
-        { cause: breaker.lastError },
+        breaker.lastError,
       );
     }
     metrics.cloudCalls++;
     const started = performance.now();
-    const settle = (failure: Error | undefined): void => {
-      const durationMs = performance.now() - started;
-      metrics.cloudCall(durationMs, failure);
-      emit?.({
-        type: "cloud-call",
-        durationMs,
-        ok: failure === undefined,
-        code: failure === undefined ? undefined : errorCode(failure),
-      });
-      // A refusal for the request's own fault (413, ...) is an answer: the cloud is up.
-      if (failure === undefined || !isCloudFault(failure)) breaker.success();
-      else breaker.failure(failure);
-    };
-    let reply: DetectReply;
     try {
-      reply = checkReply(await cloud.detect(headers, params));
+      const reply = checkReply(await cloud.detect(headers, params));
+      this.#settle(started, undefined, params.signal);
+      return reply;
     } catch (error) {
       if (isHdNotFoundError(error)) {
-        settle(undefined);
+        this.#settle(started, undefined, params.signal);
         return notFoundReply(error.reply, error.status, error.apiMessage);
       }
       const failure =
         error instanceof Error
           ? error
           : new HdProtocolError(`Cloud detect failed with a non-error: ${String(error)}`);
-      settle(failure);
+      this.#settle(started, failure, params.signal);
       this.#c.debug("Cloud detection failed", { error: failure.message });
       throw failure;
     }
-    settle(undefined);
-    return reply;
+  }
+
+  /** Measures a settled call and tells the breaker, unless the budget cut it short. */
+  #settle(started: number, failure: Error | undefined, signal: AbortSignal | undefined): void {
+    const { metrics, emit, breaker } = this.#c;
+    const durationMs = performance.now() - started;
+    emit?.({
+      type: "cloud-call",
+      durationMs,
+      ok: failure === undefined,
+      code: failure === undefined ? undefined : errorCode(failure),
+    });
+    if (failure !== undefined && signal?.aborted === true && durationMs < this.#c.fairShareMs) return;
+    metrics.cloudCall(durationMs, failure);
+    if (failure !== undefined && isRefusedCredentials(failure)) this.#c.refusedCredentials(failure);
+    // A refusal for the request's own fault (413, ...) is an answer: the cloud is up.
+    if (failure === undefined || !isCloudFault(failure)) breaker.success();
+    else breaker.failure(failure);
   }
 }
 

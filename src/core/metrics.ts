@@ -1,8 +1,12 @@
-// The middleware's counters (memo, cloud, outcomes) and the snapshot `middleware.metrics()` returns.
+// The core's counters (memo, cloud, outcomes) and the snapshot `metrics()` returns.
 
 import { dataInfoOf } from "../engine/data-info.js";
+import { errorMessage } from "../errors.js";
+import type { warnOnce } from "../logger.js";
 import type { BreakerState } from "./breaker.js";
-import type { DeviceSource } from "./device.js";
+import type { Device, DeviceSource } from "./device.js";
+import type { DataReload } from "./dir-engine.js";
+import type { MemoStoreHooks } from "./memo-store.js";
 
 /** Upper bounds (milliseconds, inclusive) of the cloud latency histogram's buckets. */
 export const CLOUD_LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
@@ -102,6 +106,11 @@ export interface HandsetDetectionMetrics {
     readonly hits: number;
     /** Lookups that needed a detection (absent or expired entry). */
     readonly misses: number;
+    /**
+     * Values read from the store that were not memo entries (a corrupted or foreign value): each
+     * was a miss, and was deleted.
+     */
+    readonly rejected: number;
     /** `hits / (hits + misses)` (0 before the first lookup). */
     readonly hitRatio: number;
     /**
@@ -210,6 +219,7 @@ export class MetricsRecorder {
   skippedBots = 0;
   memoHits = 0;
   memoMisses = 0;
+  memoRejected = 0;
   peerAnswers = 0;
   cloudCalls = 0;
   cloudErrors = 0;
@@ -227,9 +237,13 @@ export class MetricsRecorder {
   /** Per-bucket (not cumulative) counts; the last slot is over the largest bound. */
   readonly #latencyBuckets = new Array<number>(CLOUD_LATENCY_BUCKETS_MS.length + 1).fill(0);
 
-  /** Counts a failed request by its error's code. */
-  requestError(error: Error): void {
-    bump(this.requestErrors, errorCode(error));
+  /** Counts a finished request by its device; answers the device. */
+  counted(device: Device): Device {
+    this.requests++;
+    this.sources[device.source]++;
+    if (device.status !== 0) this.unknownDevices++;
+    if (device.error !== undefined) bump(this.requestErrors, errorCode(device.error));
+    return device;
   }
 
   /** Records one settled cloud call; `error` when it failed. */
@@ -302,6 +316,7 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
     memo: {
       hits: m.memoHits,
       misses: m.memoMisses,
+      rejected: m.memoRejected,
       hitRatio: ratio(m.memoHits, m.memoHits + m.memoMisses),
       peerAnswers: m.peerAnswers,
       size: state.memoSize,
@@ -326,6 +341,57 @@ export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetect
       engineLoaded: state.engine !== undefined,
       data: dataOf(state.engine, Date.now()),
       reloads: state.reloads,
+    },
+  };
+}
+
+/** Warns once per code. */
+type WarnOnce = ReturnType<typeof warnOnce>;
+
+/** The `onEvent` hook, guarded: an error it throws is logged once and detection goes on. */
+export function guardedEvents(
+  onEvent: ((event: HandsetDetectionEvent) => void) | undefined,
+  warn: WarnOnce,
+): ((event: HandsetDetectionEvent) => void) | undefined {
+  if (onEvent === undefined) return undefined;
+  return (event) => {
+    try {
+      onEvent(event);
+    } catch (hookError) {
+      warn("HD_ON_EVENT_HOOK_THREW", "The onEvent hook threw; detection goes on.", {
+        error: errorMessage(hookError),
+      });
+    }
+  };
+}
+
+/** The event of one reload of a cache directory. */
+export function reloadEvent(reload: DataReload): HandsetDetectionEvent {
+  if (!reload.ok) {
+    return { type: "data-reload-failed", code: errorCode(reload.error), message: reload.error.message };
+  }
+  const { info } = reload;
+  return {
+    type: "data-reloaded",
+    specsGenerated: info?.specsGenerated,
+    treesGenerated: info?.treesGenerated,
+    devices: info?.devices,
+  };
+}
+
+/** What the memo store reports: a failure warned once; a rejected value counted, warned once. */
+export function storeReports(warn: WarnOnce, metrics: MetricsRecorder): MemoStoreHooks {
+  return {
+    failed: (error) =>
+      warn("HD_MEMO_STORE_FAILED", "The memo store failed; detections go uncached until it recovers.", {
+        error: errorMessage(error),
+      }),
+    rejected: () => {
+      metrics.memoRejected++;
+      warn(
+        "HD_MEMO_VALUE_REJECTED",
+        "The memo store held a value that is not a memo entry (corrupted, or written by something else); it was treated as a miss and deleted.",
+      );
     },
   };
 }

@@ -2,7 +2,8 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import type { CacheEntry } from "../cache/types.js";
-import type { Memo, MemoDevice } from "./memo.js";
+import type { MemoDevice } from "../types.js";
+import type { Memo } from "./memo.js";
 
 /** How often an instance waiting for another instance's detection looks in the shared memo. */
 const PEER_POLL_MS = 20;
@@ -37,10 +38,8 @@ export class PeerAnswers {
     while (!signal.aborted && Date.now() < deadline) {
       // Unreferenced: a poll never keeps the process alive.
       await delay(PEER_POLL_MS, undefined, { ref: false });
-      const entry = await this.#memo.get(key);
-      if (entry?.value.kind === "device" && entry.expiresAt > Date.now()) {
-        return entry as CacheEntry<MemoDevice>;
-      }
+      const entry = await this.#memo.freshDevice(key);
+      if (entry !== undefined) return entry;
     }
     return undefined;
   }

@@ -1,14 +1,6 @@
 // Monthly budget of cloud detections: counted per calendar month (UTC), alone or in a store the fleet shares.
 
-import type { CacheStore } from "../cache/types.js";
-import { isThenable } from "./memo.js";
-
-/**
- * A store that can count for the fleet: the memo store, when it offers `incrementCounter`. Its
- * `claim`, when it has one, lets one instance restore a lost count for the fleet.
- */
-export type QuotaCounter = Required<Pick<CacheStore<unknown>, "incrementCounter">> &
-  Pick<CacheStore<unknown>, "claim">;
+import type { StoreCounter } from "./memo-store.js";
 
 /** What a process may still spend while it counts alone. */
 export interface AloneShare {
@@ -24,8 +16,11 @@ export interface AloneShare {
 export interface QuotaGuardOptions {
   /** Cloud detections allowed per calendar month (UTC). */
   monthlyQuota: number;
-  /** Where the fleet counts; without it this process counts alone. */
-  counter?: QuotaCounter | undefined;
+  /**
+   * Where the fleet counts (the memo store's counter); without it this process counts alone. Its
+   * `claim`, when it has one, lets one instance restore a lost count for the fleet.
+   */
+  counter?: StoreCounter | undefined;
   /** Called once per month, the first time a call is refused. */
   onSpent?: (details: { month: string; monthlyQuota: number }) => void;
   /** Called once each time the counter becomes unusable (this process then counts alone). */
@@ -86,7 +81,7 @@ const CANNOT_COUNT = "the store cannot count right now";
  */
 export class QuotaGuard {
   readonly #limit: number;
-  readonly #counter: QuotaCounter | undefined;
+  readonly #counter: StoreCounter | undefined;
   readonly #onSpent: QuotaGuardOptions["onSpent"];
   readonly #onCountingAlone: QuotaGuardOptions["onCountingAlone"];
   readonly #now: () => number;
@@ -176,10 +171,9 @@ export class QuotaGuard {
 
   /**
    * Counts one cloud detection if the budget allows it; `false` when it is spent (reported once a
-   * month) or, while counting alone, when this process's share is. Asynchronous with a shared
-   * counter; a budget known to be spent answers at once.
+   * month) or, while counting alone, when this process's share is. Never rejects.
    */
-  take(): boolean | Promise<boolean> {
+  async take(): Promise<boolean> {
     this.#roll();
     if (this.#known() >= this.#limit) return this.#refuse(this.#seen + this.#pending);
     if (this.#counter === undefined) {
@@ -187,15 +181,12 @@ export class QuotaGuard {
       return true;
     }
     const month = this.#month;
-    const decide = (total: number | undefined): boolean => {
-      if (total === undefined) return this.#countAlone();
-      if (month !== this.#month) return total <= this.#limit; // counted in a month that has just ended
-      if (this.#known(total) <= this.#limit) return true;
-      this.#pending -= 1; // counted but not made: given back with the next detection
-      return this.#refuse(total - 1);
-    };
-    const total = this.#add(1);
-    return isThenable(total) ? total.then(decide) : decide(total);
+    const total = await this.#add(1);
+    if (total === undefined) return this.#countAlone();
+    if (month !== this.#month) return total <= this.#limit; // counted in a month that has just ended
+    if (this.#known(total) <= this.#limit) return true;
+    this.#pending -= 1; // counted but not made: given back with the next detection
+    return this.#refuse(total - 1);
   }
 
   /** Gives back a detection counted by `take()` that was not made after all. */
@@ -235,7 +226,7 @@ export class QuotaGuard {
    * Adds `by` and what is pending to the month's counter. Answers the fleet's total as now known,
    * or `undefined` when the counter did not answer (what was pending stays pending).
    */
-  #add(by: number): number | undefined | Promise<number | undefined> {
+  async #add(by: number): Promise<number | undefined> {
     const month = this.#month;
     // Never less than 0: the counter only grows, so any answer below what was seen is a loss.
     // Detections given back wait for the next one, which they cancel.
@@ -244,19 +235,16 @@ export class QuotaGuard {
     this.#pending -= owed;
     const expected = this.#seen + adding;
     const restorations = this.#restorations;
-    const settle = (total: number | undefined): number | undefined => {
-      if (month !== this.#month) return total;
-      if (total === undefined) {
-        this.#pending += owed;
-        return undefined;
-      }
-      if (this.#alone) this.#backTogether();
-      if (total < expected && restorations === this.#restorations) this.#restore(month, expected - total);
-      this.#saw(month, Math.max(total, expected));
-      return this.#seen;
-    };
-    const total = this.#count(month, adding);
-    return isThenable(total) ? total.then(settle) : settle(total);
+    const total = await this.#count(month, adding);
+    if (month !== this.#month) return total;
+    if (total === undefined) {
+      this.#pending += owed;
+      return undefined;
+    }
+    if (this.#alone) this.#backTogether();
+    if (total < expected && restorations === this.#restorations) void this.#restore(month, expected - total);
+    this.#saw(month, Math.max(total, expected));
+    return this.#seen;
   }
 
   /** The counter answers again: what this process counted alone is being added; the others' may not be yet. */
@@ -272,30 +260,19 @@ export class QuotaGuard {
    * it. A restoration that fails, or falls short, is redone by a later call, which finds the
    * counter still short.
    */
-  #restore(month: string, missing: number): void {
+  async #restore(month: string, missing: number): Promise<void> {
     this.#restorations += 1;
-    const counter = this.#counter as QuotaCounter;
-    const add = (claimed: boolean | undefined): void => {
-      if (claimed !== true) return;
-      const total = this.#count(month, missing);
-      if (isThenable(total)) void total.then((n) => this.#saw(month, n));
-      else this.#saw(month, total);
-    };
-    if (counter.claim === undefined) {
-      add(true);
-      return;
-    }
-    try {
-      const claimed = counter.claim(`r:q:${month}`, RESTORE_CLAIM_MS);
-      if (isThenable(claimed)) void claimed.then(add, () => undefined);
-      else add(claimed);
-    } catch {
+    const counter = this.#counter;
+    if (counter?.claim !== undefined) {
       // A store that cannot claim now cannot count either: a later call finds the loss again.
+      const claimed = await counter.claim(`r:q:${month}`, RESTORE_CLAIM_MS).catch(() => undefined);
+      if (claimed !== true) return;
     }
+    this.#saw(month, await this.#count(month, missing));
   }
 
   /** Adds `by` to the fleet's count of `month`, which expires a little after the month ends. */
-  #count(month: string, by: number): number | undefined | Promise<number | undefined> {
+  #count(month: string, by: number): Promise<number | undefined> {
     return this.#send(`q:${month}`, by, nextMonthStart(this.#now()) + COUNTER_GRACE_MS);
   }
 
@@ -304,20 +281,15 @@ export class QuotaGuard {
   }
 
   /** One call to the counter; `undefined` (with `#lastError` set) when it did not answer. */
-  #send(key: string, by: number, expiresAt: number): number | undefined | Promise<number | undefined> {
-    const failed = (error: unknown): undefined => {
-      this.#lastError = error;
-      return undefined;
-    };
-    const checked = (total: number | undefined): number | undefined =>
-      typeof total === "number" && Number.isFinite(total) ? total : failed(new Error(CANNOT_COUNT));
-    let total: ReturnType<QuotaCounter["incrementCounter"]>;
+  async #send(key: string, by: number, expiresAt: number): Promise<number | undefined> {
     try {
-      total = (this.#counter as QuotaCounter).incrementCounter(key, by, expiresAt);
+      const total = await this.#counter?.incrementCounter(key, by, expiresAt);
+      if (typeof total === "number" && Number.isFinite(total)) return total;
+      this.#lastError = new Error(CANNOT_COUNT);
     } catch (error) {
-      return failed(error);
+      this.#lastError = error;
     }
-    return isThenable(total) ? total.then(checked, failed) : checked(total);
+    return undefined;
   }
 
   #countAlone(): boolean {

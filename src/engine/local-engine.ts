@@ -15,7 +15,8 @@ import type {
 } from "../types.js";
 import { listModels, listVendors, type ViewNotFoundReply, viewDevice, whatHas } from "./catalog.js";
 import { DEVICE_STEP, type DeviceStep, Resolver } from "./detection.js";
-import { buildEngineData, type EngineData, type EngineDataInfo, loadEngineData } from "./engine-data.js";
+import type { EngineDataInfo } from "./data-info.js";
+import { buildEngineData, type EngineData, loadEngineData } from "./engine-data.js";
 import type { LocalEngineOptions } from "./engine-options.js";
 import { normaliseForDevice, normaliseForExtra } from "./normalise.js";
 import { foundReply, missingRecordReply, nothingFoundReply } from "./reply.js";

@@ -2,7 +2,8 @@
 
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_SCRIPT_COOKIE } from "../core/page-script-cookie.js";
+import type { PageScriptOptions } from "../core/options.js";
+import { DEFAULT_SCRIPT_COOKIE, scriptCookieName } from "../evidence/page-script-cookie.js";
 import { invalidOption, type KnownOptions, optionsObject, stringOption } from "../options.js";
 
 export {
@@ -15,7 +16,7 @@ export {
   iPhoneUserAgent,
   isMacSafari,
   readScriptCookie,
-} from "../core/page-script-cookie.js";
+} from "../evidence/page-script-cookie.js";
 
 /** Where the middleware serves the page script unless `pageScript.path` says otherwise. */
 export const DEFAULT_SCRIPT_PATH = "/hd-device.js";
@@ -24,16 +25,7 @@ export const SCRIPT_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 /** How long browsers and CDNs may cache the external script, in seconds (1 day). */
 const SCRIPT_CACHE_SECONDS = 24 * 60 * 60;
 
-const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NONCE = /^[A-Za-z0-9+/_=-]{1,256}$/;
-
-/** Checks a cookie name for the page script (`option` names it in the error). */
-export function scriptCookieName(option: string, value: unknown): string {
-  const name = stringOption(option, value, DEFAULT_SCRIPT_COOKIE);
-  if (!COOKIE_NAME.test(name))
-    invalidOption(option, "expected a cookie name of letters, digits, `_` and `-`.", name);
-  return name;
-}
 
 /**
  * The script's source, for a cookie name. Plain ES5, no `eval`, nothing sent anywhere: it writes
@@ -185,18 +177,6 @@ export function isScriptUrl(url: string | undefined, path: string): boolean {
   );
 }
 
-/** Settings of the `pageScript` middleware option, when given as an object. */
-export interface PageScriptOptions {
-  /**
-   * Where the middleware serves the script (default `/hd-device.js`), or `false` to serve it
-   * yourself with {@link deviceScript}; `res.locals.deviceScriptTag` is then `""`, since only
-   * the app knows the script's address (its tag: `deviceScriptTag({ path })`).
-   */
-  path?: string | false;
-  /** The cookie the script writes and the middleware reads (default `hd_screen`). */
-  cookieName?: string;
-}
-
 /** The `pageScript` option resolved: `undefined` when off. */
 export interface ResolvedPageScript {
   /** The path the middleware answers with the script, if it serves it. */
@@ -214,32 +194,18 @@ export interface ResolvedPageScript {
   readonly serve: DeviceScriptHandler;
 }
 
-const PAGE_SCRIPT_OPTIONS: KnownOptions<PageScriptOptions> = { path: true, cookieName: true };
-
 /**
- * Validates the `pageScript` option (`true` when not set); `undefined` when it is `false`.
- * Throws `HdOptionError` naming the option.
+ * The page script as the middleware serves it. `cookieName` is what the core resolved of the
+ * option (`undefined`: the script is off); the core checked the option's shape and keys, so only
+ * `pageScript.path` is left to check here. Throws `HdOptionError` naming the option.
  */
-export function resolvePageScript(value: unknown): ResolvedPageScript | undefined {
-  if (value === false) return undefined;
-  let path: string | undefined = DEFAULT_SCRIPT_PATH;
-  let cookieName = DEFAULT_SCRIPT_COOKIE;
-  if (value !== undefined && value !== true) {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      invalidOption(
-        "pageScript",
-        'expected true, false or an object such as { path: "/hd-device.js" }.',
-        value,
-      );
-    }
-    const opt = optionsObject<PageScriptOptions>(value, {
-      factory: "handsetDetection({ pageScript })",
-      known: PAGE_SCRIPT_OPTIONS,
-      usage: '{ path: "/hd-device.js" }',
-    });
-    path = opt.path === false ? undefined : scriptPath("pageScript.path", opt.path);
-    cookieName = scriptCookieName("pageScript.cookieName", opt.cookieName);
-  }
+export function resolvePageScript(
+  value: unknown,
+  cookieName: string | undefined,
+): ResolvedPageScript | undefined {
+  if (cookieName === undefined) return undefined;
+  const given = typeof value === "object" && value !== null ? (value as PageScriptOptions).path : undefined;
+  const path = given === false ? undefined : scriptPath("pageScript.path", given);
   const servedAt = path;
   const tagFor = (src: string): string => `<script src="${escapeAttribute(src)}" async></script>`;
   return {

@@ -2,31 +2,10 @@
 
 import type { ServerResponse } from "node:http";
 import { serializeDictionary, Token } from "structured-headers";
-import { ASKED_HINTS, CRITICAL_HINTS } from "../core/evidence-table.js";
-import { booleanOption, invalidOption, type KnownOptions, optionsObject, urlOption } from "../options.js";
+import type { ClientHintsOptions } from "../core/options.js";
+import { ASKED_HINTS, CRITICAL_HINTS } from "../evidence-table.js";
+import { booleanOption, invalidOption, urlOption } from "../options.js";
 import { suggestName } from "../suggest.js";
-
-/** Settings of the `clientHints` middleware option, when given as an object. */
-export interface ClientHintsOptions {
-  /**
-   * Also send `Critical-CH: Sec-CH-UA-Model, Sec-CH-UA-Platform-Version` when a reduced Android
-   * user-agent arrives without the model, so that Chromium retries the visitor's first navigation
-   * once with the hints and the first page already names the phone (default `false`: it costs
-   * that one round trip per new visitor).
-   */
-  critical?: boolean;
-  /**
-   * More client hints to ask for in `Accept-CH`, for the app's own use, e.g.
-   * `["Sec-CH-UA-Form-Factors", "Sec-CH-UA-Arch", "Sec-CH-Viewport-Width"]` (any spelling case).
-   * Detection reads only the user-agent hints it needs.
-   */
-  extraHints?: readonly string[];
-  /**
-   * Third-party origins that get the hints too (an ad server, an image CDN in an `<iframe>` or
-   * requests from your pages): sent as `Permissions-Policy: ch-ua-model=(self "https://cdn.example"), ...`.
-   */
-  delegate?: readonly string[];
-}
 
 /** The `clientHints` option resolved: `undefined` when off. */
 export interface ResolvedClientHints {
@@ -67,12 +46,6 @@ export const KNOWN_CLIENT_HINTS = [
   "RTT",
   "Save-Data",
 ] as const;
-
-const CLIENT_HINTS_OPTIONS: KnownOptions<ClientHintsOptions> = {
-  critical: true,
-  extraHints: true,
-  delegate: true,
-};
 
 /** The `Permissions-Policy` feature of a hint: `Sec-CH-UA-Model` → `ch-ua-model`, `DPR` → `ch-dpr`. */
 export function policyFeature(hint: string): string {
@@ -124,20 +97,13 @@ function origins(value: unknown): string[] {
 }
 
 /**
- * Validates the `clientHints` option (`true` when not set) into the headers to send; `undefined`
- * when it is `false`. Throws `HdOptionError` naming the option.
+ * What the middleware asks browsers for, from the `clientHints` option; `undefined` when it is
+ * `false`. The core checked the option's shape and keys; the values are checked here. Throws
+ * `HdOptionError` naming the option.
  */
 export function resolveClientHints(value: unknown): ResolvedClientHints | undefined {
-  if (value === undefined || value === true) return askFor(false, [], []);
   if (value === false) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    invalidOption("clientHints", "expected true, false or an object such as { critical: true }.", value);
-  }
-  const opt = optionsObject<ClientHintsOptions>(value, {
-    factory: "handsetDetection({ clientHints })",
-    known: CLIENT_HINTS_OPTIONS,
-    usage: "{ critical: true }",
-  });
+  const opt: ClientHintsOptions = typeof value === "object" && value !== null ? value : {};
   return askFor(
     booleanOption("clientHints.critical", opt.critical, false),
     hintList(opt.extraHints),

@@ -2,7 +2,7 @@
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Device } from "../core/device.js";
-import { checkDeviceClass, type DeviceClassName } from "../core/device-classes.js";
+import { checkDeviceClass, type DeviceClassName } from "../device-classes.js";
 import { describeOptionValue, HdOptionError } from "../errors.js";
 
 /**

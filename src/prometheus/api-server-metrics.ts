@@ -1,6 +1,6 @@
 // collectApiServerMetrics: the self-hosted API server's request counts and data as prom-client series (hd3 serve --metrics).
 
-import type { EngineDataInfo } from "../engine/engine-data.js";
+import type { EngineDataInfo } from "../engine/data-info.js";
 import { invalidOption } from "../options.js";
 import type { ApiServerCounts } from "../server/api-server.js";
 import {

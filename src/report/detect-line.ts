@@ -1,11 +1,14 @@
 // The report's one detection seam: the device behind one distinct set of request headers read from a log.
 
-import { prepareCrawlerTest } from "../core/bots.js";
 import { detectLocallyWithEvidence } from "../core/detect-with-evidence.js";
-import type { DecidedBy } from "../core/device.js";
-import { DEFAULT_SCRIPT_COOKIE, type DeviceScreen, readScriptCookie } from "../core/page-script-cookie.js";
 import type { LocalEngine } from "../engine/local-engine.js";
-import type { BotInfo } from "../rules/rule.js";
+import {
+  DEFAULT_SCRIPT_COOKIE,
+  type DeviceScreen,
+  readScriptCookie,
+} from "../evidence/page-script-cookie.js";
+import { prepareCrawlerTest } from "../rules/bots.js";
+import type { BotInfo, DecidedBy } from "../types.js";
 
 /** What decided a report device: the user-agent as logged, its client hints, or the page script's cookie. */
 export type ReportDecidedBy = DecidedBy;

@@ -1,7 +1,7 @@
 // Access-log line formats: nginx/Apache combined and common, JSON lines; parsing one line and telling a log's format.
 
-import { DEFAULT_SCRIPT_COOKIE } from "../core/page-script-cookie.js";
 import { DETECTION_HEADERS } from "../detection-header-names.js";
+import { DEFAULT_SCRIPT_COOKIE } from "../evidence/page-script-cookie.js";
 import { parseAnyTime, parseClfTime, readDigits } from "./log-time.js";
 
 /** The log formats a report reads. */

@@ -1,6 +1,6 @@
 // The report's versioned JSON shape, and how it is built from the counters.
 
-import type { BotCategory } from "../rules/rule.js";
+import type { BotCategory } from "../types.js";
 import { BUCKET_WIDTHS_MS, type Counts } from "./counts.js";
 import type { LogFormat } from "./log-formats.js";
 

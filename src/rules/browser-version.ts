@@ -1,6 +1,6 @@
 // Rule: the browser version from the user-agent's token or the full-version-list hint, when the database gives none.
 
-import type { BrandVersion } from "../core/client-hints.js";
+import type { BrandVersion } from "../evidence/client-hints.js";
 import type { Rule, RuleChange } from "./rule.js";
 
 /** How a browser the database names writes its version in user-agents, and the brand that carries it in hints. */

@@ -1,6 +1,6 @@
 // Rule: the platform version that frozen user-agents hide, from Safari's `Version/` token and the platform-version hint.
 
-import { frozenPlatform } from "../core/client-hints.js";
+import { frozenPlatform } from "../evidence/client-hints.js";
 import type { DeviceSpecs } from "../types.js";
 import type { Rule, RuleChange, RuleEvidence } from "./rule.js";
 

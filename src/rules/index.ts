@@ -1,9 +1,9 @@
 // The rules above the database, run in order on a detector's reply: what a request reveals that the reply cannot.
 
-import { identifyBot } from "../core/bots.js";
-import { EMPTY_SPECS } from "../core/device.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
+import { EMPTY_SPECS } from "../types.js";
 import type { Writable } from "../writable.js";
+import { identifyBot } from "./bots.js";
 import { browserVersion } from "./browser-version.js";
 import { deviceClass } from "./device-class.js";
 import { frozenOsVersion } from "./frozen-os-version.js";

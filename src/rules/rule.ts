@@ -1,8 +1,10 @@
 // The contract of a rule above the database: what a request reveals that the detector's reply cannot.
 
-import type { ClientHints } from "../core/client-hints.js";
-import type { DeviceScreen } from "../core/page-script-cookie.js";
+import type { ClientHints } from "../evidence/client-hints.js";
+import type { DeviceScreen } from "../evidence/page-script-cookie.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
+
+export type { BotCategory, BotInfo, RuleDecision } from "../types.js";
 
 /** What one request shows, read once by the evidence pipeline; rules read it, never the raw request. */
 export interface RuleEvidence {
@@ -29,23 +31,6 @@ export interface RuleCatalog {
   devices(): readonly DeviceSpecs[];
 }
 
-/** Who a crawler is, when the request comes from one (`req.device.bot`). */
-export interface BotInfo {
-  /** The crawler's name as it announces itself, e.g. `Googlebot`, `GPTBot`. */
-  readonly name: string;
-  readonly category: BotCategory;
-}
-
-/** What a crawler is for. */
-export type BotCategory =
-  | "search"
-  | "ai-crawler"
-  | "ai-assistant"
-  | "monitor"
-  | "feed-reader"
-  | "social-preview"
-  | "other";
-
 /** What one rule changes in a reply. Only the fields it sets change. */
 export interface RuleChange {
   /** Spec fields to set (a rule fills, it never blanks). */
@@ -67,10 +52,4 @@ export interface Rule {
    */
   readonly refinesFamilyRecord?: boolean;
   apply(reply: DetectReply, evidence: RuleEvidence, catalog: RuleCatalog | undefined): RuleChange | undefined;
-}
-
-/** One rule that changed the reply, and the fields it set (`class` for the device class). */
-export interface RuleDecision {
-  readonly rule: string;
-  readonly fields: readonly string[];
 }

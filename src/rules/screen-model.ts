@@ -1,6 +1,6 @@
 // The model from the screen: which iPhone or iPad records of the database fit the page script's measured screen.
 
-import type { DeviceScreen } from "../core/page-script-cookie.js";
+import type { DeviceScreen } from "../evidence/page-script-cookie.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
 import type { Rule, RuleCatalog, RuleChange, RuleEvidence } from "./rule.js";
 

@@ -1,19 +1,22 @@
 // Turns a detect request body (lower-cased headers + options + ipaddress) into detect arguments.
 
-import type { DetectParams, HeadersInput } from "../types.js";
+import { type DetectOption, type DetectParams, type HeadersInput, KNOWN_DETECT_OPTIONS } from "../types.js";
 
 /** Arguments for `Detector.detect`, or why the body cannot give them. */
 export type DetectInput =
   | { ok: true; headers: HeadersInput; params: DetectParams }
   | { ok: false; message: string };
 
-function splitOptions(value: unknown): string[] | undefined {
+const KNOWN_WORDS: ReadonlySet<string> = new Set(KNOWN_DETECT_OPTIONS);
+
+/** The option words of a body that the API knows; others have no meaning for the engine and are dropped. */
+function splitOptions(value: unknown): DetectOption[] | undefined {
   const words = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
   if (words === undefined) return undefined;
   const options = words
     .filter((word): word is string => typeof word === "string")
     .map((word) => word.trim())
-    .filter((word) => word !== "");
+    .filter((word): word is DetectOption => KNOWN_WORDS.has(word));
   return options.length === 0 ? undefined : options;
 }
 

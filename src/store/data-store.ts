@@ -2,7 +2,8 @@
 
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
+import type { EngineDataInfo } from "../engine/data-info.js";
+import type { EngineData } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
 import { clause, errorMessage, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
 import { fileProblem } from "../file-problems.js";

@@ -1,6 +1,7 @@
 // The `express-handset-detection/data` entry point: local data on disk, syncing it, keeping it fresh.
 
-export type { EngineData, EngineDataInfo } from "../engine/engine-data.js";
+export type { EngineDataInfo } from "../engine/data-info.js";
+export type { EngineData } from "../engine/engine-data.js";
 export { type ArchiveClient, ArchiveDataSource, type ArchiveDataSourceOptions } from "./archive-source.js";
 export type {
   DataSource,

@@ -1,10 +1,10 @@
 // fakeDevice: a complete, typed req.device for the tests of an app that uses the middleware.
 
 import type { Device } from "../core/device.js";
-import { EMPTY_SPECS } from "../core/device.js";
-import { checkDeviceClass, type DeviceClassName } from "../core/device-classes.js";
+import { checkDeviceClass, type DeviceClassName } from "../device-classes.js";
 import { type KnownOptions, optionsObject } from "../options.js";
 import type { DeviceSpecs } from "../types.js";
+import { EMPTY_SPECS } from "../types.js";
 
 /**
  * What {@link fakeDevice} takes: any field of `Device`, `specs` as only the fields that matter to

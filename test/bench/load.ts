@@ -23,12 +23,12 @@ import { MemoryStore } from "../../src/cache/memory-store.js";
 import { createRedisStore } from "../../src/cache/redis-store.js";
 import { createTieredStore } from "../../src/cache/tiered-store.js";
 import { HdClient } from "../../src/client/index.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import type { HandsetDetectionMetrics } from "../../src/core/metrics.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { createApiServer } from "../../src/server/api-server.js";
+import type { MemoValue } from "../../src/types.js";
 import { hasRedisServer, NO_REDIS_MESSAGE, startRedisServer } from "../support/redis-server.js";
 import { seededRandom } from "../support/seeded-random.js";
 

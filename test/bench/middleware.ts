@@ -48,11 +48,10 @@ import express, { type Express, type RequestHandler } from "express";
 import { express as useragentMiddleware } from "express-useragent";
 import express4 from "express4";
 import { createDeviceDetector } from "../../src/core/device-detector.js";
-import { createEvidenceReader } from "../../src/core/evidence.js";
-import { isThenable } from "../../src/core/memo.js";
 import type { HandsetDetectionMetrics } from "../../src/core/metrics.js";
 import { DETECTION_HEADERS } from "../../src/detection-header-names.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
+import { createEvidenceReader } from "../../src/evidence/evidence.js";
 import { silentLogger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { Detector, DetectReply } from "../../src/types.js";
@@ -515,7 +514,7 @@ async function coreHit(requestHeaders: Record<string, string>): Promise<PerCall>
   await detector.detect(headers); // the first call detects; then every call is a hit
   let hits = 0;
   const calls = (n: number): void => {
-    for (let i = 0; i < n; i++) if (!isThenable(detector.detect(headers))) hits += 1;
+    for (let i = 0; i < n; i++) if (!(detector.detect(headers) instanceof Promise)) hits += 1;
   };
   calls(DIRECT_CALLS / 5);
   hits = 0;

@@ -4,11 +4,11 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import type { CacheStore } from "../../src/cache/types.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import { monthOf, QUOTA_HEARTBEAT_MS } from "../../src/core/quota.js";
 import type { Logger } from "../../src/logger.js";
 import type { HandsetDetectionMiddleware } from "../../src/middleware/handset-detection.js";
 import type { ApiServer } from "../../src/server/api-server.js";
+import type { MemoValue } from "../../src/types.js";
 import { fleetApp, visitFleetApp } from "../support/fleet-app.js";
 import {
   missingRedisServer,

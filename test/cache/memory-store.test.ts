@@ -5,10 +5,10 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { estimateBytes, MemoryStore } from "../../src/cache/memory-store.js";
 import type { CacheEntry } from "../../src/cache/types.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import { sampleEngine } from "../../src/engine/sample-engine.js";
 import { HdOptionError } from "../../src/errors.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/types.js";
 import { seededRandom } from "../support/seeded-random.js";
 import { IPHONE_SAFARI_UA } from "../support/user-agents.js";
 

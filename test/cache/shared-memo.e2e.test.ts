@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory-store.js";
 import { createRedisStore, type RedisStore } from "../../src/cache/redis-store.js";
 import { createTieredStore } from "../../src/cache/tiered-store.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { ApiServer } from "../../src/server/api-server.js";
+import type { MemoValue } from "../../src/types.js";
 import {
   missingRedisServer,
   startRedisServer,

@@ -20,6 +20,8 @@ function guardedCloud(breaker: CircuitBreaker): GuardedCloud {
     metrics: new MetricsRecorder(),
     emit: undefined,
     debug: () => undefined,
+    refusedCredentials: () => undefined,
+    fairShareMs: 500,
   });
 }
 

@@ -2,8 +2,10 @@
 
 import { describe, expect, it } from "vitest";
 import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
-import { Memo, type MemoValue } from "../../src/core/memo.js";
+import { Memo } from "../../src/core/memo.js";
+import { MemoStore } from "../../src/core/memo-store.js";
 import { PeerAnswers } from "../../src/core/peer-answers.js";
+import type { MemoValue } from "../../src/types.js";
 
 const device: MemoValue = {
   kind: "device",
@@ -32,7 +34,8 @@ function sharedStore(
   return store;
 }
 
-const memoOf = (store: CacheStore<MemoValue>): Memo => new Memo(store, 60_000, () => {});
+const memoOf = (store: CacheStore<MemoValue>): Memo =>
+  new Memo(new MemoStore(store, 250, { failed() {}, rejected() {} }), 60_000, () => 0);
 
 describe("PeerAnswers", () => {
   it("detects here when it wins the claim", async () => {

@@ -7,9 +7,9 @@ import { KNOWN_OPTIONS as MEMORY_STORE_OPTIONS } from "../../src/cache/memory-st
 import { KNOWN_OPTIONS as REDIS_STORE_OPTIONS } from "../../src/cache/redis-store.js";
 import { KNOWN_OPTIONS as TIERED_STORE_OPTIONS } from "../../src/cache/tiered-store.js";
 import { KNOWN_OPTIONS as CLIENT_OPTIONS } from "../../src/client/options.js";
-import { KNOWN_OPTIONS as MIDDLEWARE_OPTIONS } from "../../src/core/options.js";
 import { KNOWN_OPTIONS as ENGINE_OPTIONS } from "../../src/engine/engine-options.js";
 import { KNOWN_REDIRECT_OPTIONS } from "../../src/middleware/adaptive.js";
+import { KNOWN_OPTIONS as MIDDLEWARE_OPTIONS } from "../../src/middleware/options.js";
 import { KNOWN_OPTIONS as REPORT_OPTIONS } from "../../src/report/report-options.js";
 import { KNOWN_OPTIONS as API_SERVER_OPTIONS } from "../../src/server/api-server.js";
 import { KNOWN_OPTIONS as DATA_STORE_OPTIONS } from "../../src/store/data-store.js";

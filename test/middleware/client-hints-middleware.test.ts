@@ -4,11 +4,11 @@ import { readFileSync } from "node:fs";
 import type { RequestHandler } from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createEvidenceReader, KEY_FORMAT } from "../../src/core/evidence.js";
-import type { HandsetDetectionOptions } from "../../src/core/options.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
+import { createEvidenceReader, KEY_FORMAT } from "../../src/evidence/evidence.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { optionError } from "../support/option-error.js";
 import { callMiddleware } from "./call-middleware.js";
 import { asyncMapStore, deviceApp, EXPRESS_VERSIONS, fakeCloud, IPHONE_UA } from "./helpers.js";
@@ -374,24 +374,26 @@ describe.each(EXPRESS_VERSIONS)("the page script on %s", (_name, makeApp) => {
 
 describe("the memo key with client hints", () => {
   const pick = createEvidenceReader({ clientHints: true, scriptCookie: "hd_screen" });
+  /** A value as the key holds it: preceded by its length. */
+  const sized = (value: string): string => `${value.length}:${value}`;
 
   it("keys a request without hints exactly as before", () => {
     expect(pick({ "user-agent": IPHONE_UA, "accept-language": "en" }).key).toBe(
       createEvidenceReader()({ "user-agent": IPHONE_UA }).key,
     );
     expect(pick({ "user-agent": REDUCED_WINDOWS_UA, "sec-ch-ua": '"Chromium";v="131"' }).key).toBe(
-      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_WINDOWS_UA}`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${sized(REDUCED_WINDOWS_UA)}`,
     );
   });
 
   it("adds the raw hints that complete a reduced user-agent, and nothing for a user-agent they cannot change", () => {
     const key = pick(HINTED_GALAXY).key;
     expect(key).toBe(
-      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_ANDROID_UA}\u0003android\u0001"SM-S928B"\u0001"14.0.0"\u0001${HINTED_GALAXY["sec-ch-ua-full-version-list"]}\u0001?1\u0002`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${sized(REDUCED_ANDROID_UA)}\u0003android\u0001${sized('"SM-S928B"')}\u0001${sized('"14.0.0"')}\u0001${sized(HINTED_GALAXY["sec-ch-ua-full-version-list"])}\u0001${sized("?1")}\u0002`,
     );
     const firstNavigation = pick({ "user-agent": REDUCED_ANDROID_UA, ...ANDROID_LOW_ENTROPY_HINTS }).key;
     expect(firstNavigation).toBe(
-      `${KEY_FORMAT}\u0001user-agent\u0000${REDUCED_ANDROID_UA}\u0003android\u0002\u0002\u0002\u0001?1\u0002`,
+      `${KEY_FORMAT}\u0001user-agent\u0000${sized(REDUCED_ANDROID_UA)}\u0003android\u0002\u0002\u0002\u0001${sized("?1")}\u0002`,
     );
     expect(pick({ ...HINTED_GALAXY, "sec-ch-ua-model": '""' }).key).not.toBe(
       pick({ ...HINTED_GALAXY, "sec-ch-ua-model": undefined as never }).key,

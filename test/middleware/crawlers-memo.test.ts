@@ -1,14 +1,14 @@
 // The crawler test runs on memo misses only: a memo hit reads the remembered answer.
 
 import { describe, expect, it, vi } from "vitest";
-import { identifyBot } from "../../src/core/bots.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { identifyBot } from "../../src/rules/bots.js";
 import { callMiddleware } from "./call-middleware.js";
 import { fakeCloud, fakeEngine, GOOGLEBOT_SMARTPHONE_UA, IPHONE_UA } from "./helpers.js";
 
-vi.mock("../../src/core/bots.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/core/bots.js")>();
+vi.mock("../../src/rules/bots.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/rules/bots.js")>();
   return { ...original, identifyBot: vi.fn(original.identifyBot) };
 });
 

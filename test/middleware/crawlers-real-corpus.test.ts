@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isbot } from "isbot";
 import { describe, expect, it } from "vitest";
-import { isCrawler } from "../../src/core/bots.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { isCrawler } from "../../src/rules/bots.js";
 import { callMiddleware } from "./call-middleware.js";
 import { fakeCloud } from "./helpers.js";
 

@@ -2,11 +2,11 @@
 
 import crawlerUserAgents from "crawler-user-agents";
 import { describe, expect, it } from "vitest";
-import { HANDSET_USER_AGENTS } from "../../src/core/handset-user-agents.js";
 import { LocalEngine } from "../../src/engine/local-engine.js";
 import { sampleDataFiles } from "../../src/engine/sample-engine.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import { HANDSET_USER_AGENTS } from "../../src/rules/handset-user-agents.js";
 import { callMiddleware } from "./call-middleware.js";
 import { PHILIPS_FAMILY_UA, PHILIPS_X513_UA, PHONE_SPECS, PHONE_TREES } from "./feature-phone-data.js";
 import { fakeCloud, GOOGLEBOT_SMARTPHONE_UA } from "./helpers.js";

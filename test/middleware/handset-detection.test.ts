@@ -3,11 +3,11 @@
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CacheStore } from "../../src/cache/types.js";
-import { KEY_FORMAT } from "../../src/core/evidence.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import { HdNetworkError, HdNotFoundError, HdTimeoutError } from "../../src/errors.js";
+import { KEY_FORMAT } from "../../src/evidence/evidence.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/types.js";
 import {
   asyncMapStore,
   DESKTOP_UA,

@@ -3,10 +3,16 @@
 import express5, { type Express, type RequestHandler } from "express";
 import express4 from "express4";
 import type { CacheEntry, CacheStore } from "../../src/cache/types.js";
-import { EMPTY_SPECS } from "../../src/core/device.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import type { Logger } from "../../src/logger.js";
-import type { Detector, DetectParams, DetectReply, DeviceSpecs, HeadersInput } from "../../src/types.js";
+import type {
+  Detector,
+  DetectParams,
+  DetectReply,
+  DeviceSpecs,
+  HeadersInput,
+  MemoValue,
+} from "../../src/types.js";
+import { EMPTY_SPECS } from "../../src/types.js";
 
 /** Both Express majors, for `describe.each`. */
 export const EXPRESS_VERSIONS: readonly (readonly [string, () => Express])[] = [

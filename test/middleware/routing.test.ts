@@ -2,7 +2,7 @@
 
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { DEVICE_CLASS_NAMES } from "../../src/core/device-classes.js";
+import { DEVICE_CLASS_NAMES } from "../../src/device-classes.js";
 import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";

@@ -7,15 +7,14 @@ import { createRedisStore } from "../../src/cache/redis-store.js";
 import { createTieredStore } from "../../src/cache/tiered-store.js";
 import type { CacheStore } from "../../src/cache/types.js";
 import { HdClient } from "../../src/client/client.js";
-import { type ClientHints, parseClientHints } from "../../src/core/client-hints.js";
-import type { DecidedBy, Device, DeviceSource } from "../../src/core/device.js";
-import type { MemoValue } from "../../src/core/memo.js";
-import type { HandsetDetectionOptions } from "../../src/core/options.js";
+import type { Device, DeviceSource } from "../../src/core/device.js";
+import { type ClientHints, parseClientHints } from "../../src/evidence/client-hints.js";
 import { mobileRedirect, pickAsset } from "../../src/middleware/adaptive.js";
 import { type DeviceScreen, deviceScriptTag } from "../../src/middleware/device-script.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { byDevice, whenDevice } from "../../src/middleware/routing.js";
-import type { DeviceSpecs, DisplayInfo, GeoIp, ProductInfo } from "../../src/types.js";
+import type { DecidedBy, DeviceSpecs, DisplayInfo, GeoIp, MemoValue, ProductInfo } from "../../src/types.js";
 import { fakeCloud } from "./helpers.js";
 
 describe("middleware types", () => {

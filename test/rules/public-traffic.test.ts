@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import crawlerUserAgents from "crawler-user-agents";
 import { beforeAll, describe, expect, it } from "vitest";
-import { identifyBot } from "../../src/core/bots.js";
 import type { Device } from "../../src/core/device.js";
+import { identifyBot } from "../../src/rules/bots.js";
 import { detectCase } from "../support/detect-case.js";
 import { missingShared, SHARED_DIR, skipWhenMissing } from "../support/requirements.js";
 

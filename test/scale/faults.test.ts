@@ -2,9 +2,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HdClient } from "../../src/client/index.js";
-import type { HandsetDetectionOptions } from "../../src/core/options.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { HandsetDetectionOptions } from "../../src/middleware/options.js";
 import { type FaultMode, startApp, startUpstream, type Upstream, USER } from "./upstream.js";
 
 const BUDGET_MS = 250;

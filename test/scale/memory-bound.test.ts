@@ -3,10 +3,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { EMPTY_SPECS } from "../../src/core/device.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { DetectReply, HeadersInput } from "../../src/types.js";
+import { EMPTY_SPECS } from "../../src/types.js";
 
 const REQUESTS = 100_000;
 const CACHE_SIZE = 1_000;

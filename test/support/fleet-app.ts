@@ -5,9 +5,9 @@ import request from "supertest";
 import { expect } from "vitest";
 import type { CacheStore } from "../../src/cache/types.js";
 import type { HdClient } from "../../src/client/index.js";
-import type { MemoValue } from "../../src/core/memo.js";
 import type { Logger } from "../../src/logger.js";
 import { type HandsetDetectionMiddleware, handsetDetection } from "../../src/middleware/handset-detection.js";
+import type { MemoValue } from "../../src/types.js";
 
 /** What the instance's one route answers of `req.device`. */
 export interface FleetAnswer {

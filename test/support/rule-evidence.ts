@@ -1,9 +1,9 @@
 // Builds what a rule reads, for the rules' unit tests: a detector reply and a request's evidence.
 
-import { parseClientHints } from "../../src/core/client-hints.js";
-import { EMPTY_SPECS } from "../../src/core/device.js";
+import { parseClientHints } from "../../src/evidence/client-hints.js";
 import type { RuleEvidence } from "../../src/rules/rule.js";
 import type { DetectReply, DeviceSpecs } from "../../src/types.js";
+import { EMPTY_SPECS } from "../../src/types.js";
 
 /** The evidence of a request with this user-agent and these (lower-case) hint headers. */
 export function evidenceOf(

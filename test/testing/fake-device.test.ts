@@ -4,10 +4,10 @@ import express from "express";
 import request from "supertest";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Device } from "../../src/core/device.js";
-import { EMPTY_SPECS } from "../../src/core/device.js";
 import { HdOptionError } from "../../src/errors.js";
 import { byDevice } from "../../src/middleware/routing.js";
 import { fakeDevice } from "../../src/testing/index.js";
+import { EMPTY_SPECS } from "../../src/types.js";
 
 describe("fakeDevice", () => {
   it("gives an unknown device with every field when given nothing", () => {

@@ -1,12 +1,13 @@
 // SingleFlight: concurrent lookups of one key share one run, which ends with the last budget waiting for it.
 
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Budget } from "../../src/core/budget.js";
 import { SingleFlight } from "../../src/core/single-flight.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import type { Detector, DetectReply } from "../../src/types.js";
-import { callMiddleware } from "./call-middleware.js";
-import { DESKTOP_UA, fakeCloud, fakeEngine, IPHONE_UA, replyFor } from "./helpers.js";
+import { callMiddleware } from "../middleware/call-middleware.js";
+import { DESKTOP_UA, fakeCloud, fakeEngine, IPHONE_UA, replyFor } from "../middleware/helpers.js";
 
 describe("SingleFlight", () => {
   it("shares one run between concurrent callers and frees the key when it settles", async () => {
@@ -17,7 +18,7 @@ describe("SingleFlight", () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return runs;
     };
-    const budget = new AbortController().signal;
+    const budget = new Budget();
     const results = await Promise.all([
       flights.run("k", budget, task),
       flights.run("k", budget, task),
@@ -30,15 +31,15 @@ describe("SingleFlight", () => {
 });
 
 describe("SingleFlight and the budgets of its callers", () => {
-  /** A task that records its signal and settles when the test says. */
+  /** A task that records its run's budget (as `signals`, its abort signal) and settles when the test says. */
   function controlled() {
     const signals: AbortSignal[] = [];
     let settle: (value: string) => void = () => {};
-    const task = (signal: AbortSignal) =>
+    const task = (budget: Budget) =>
       new Promise<string>((resolve, reject) => {
-        signals.push(signal);
+        signals.push(budget.signal);
         settle = resolve;
-        signal.addEventListener("abort", () => reject(signal.reason));
+        budget.onEnd(() => reject(budget.reason));
       });
     return { signals, task, settle: (value: string) => settle(value) };
   }
@@ -46,13 +47,13 @@ describe("SingleFlight and the budgets of its callers", () => {
   it("runs on with its own signal when the first caller's budget ends, for the callers still waiting", async () => {
     const flights = new SingleFlight<string>();
     const { signals, task, settle } = controlled();
-    const first = new AbortController();
-    const second = new AbortController();
-    const firstResult = flights.run("k", first.signal, task);
-    const secondResult = flights.run("k", second.signal, task);
+    const first = new Budget();
+    const second = new Budget();
+    const firstResult = flights.run("k", first, task);
+    const secondResult = flights.run("k", second, task);
     expect(signals).toHaveLength(1);
     expect(signals[0]).not.toBe(first.signal);
-    first.abort(new Error("first budget over"));
+    first.end(new Error("first budget over"));
     expect(signals[0]?.aborted).toBe(false);
     settle("answer");
     expect(await secondResult).toBe("answer");
@@ -62,16 +63,16 @@ describe("SingleFlight and the budgets of its callers", () => {
   it("is aborted once every caller's budget has ended, and frees its key for the next request", async () => {
     const flights = new SingleFlight<string>();
     const { signals, task, settle } = controlled();
-    const first = new AbortController();
-    const second = new AbortController();
-    const results = [flights.run("k", first.signal, task), flights.run("k", second.signal, task)];
-    first.abort(new Error("first"));
+    const first = new Budget();
+    const second = new Budget();
+    const results = [flights.run("k", first, task), flights.run("k", second, task)];
+    first.end(new Error("first"));
     const reason = new Error("second");
-    second.abort(reason);
+    second.end(reason);
     expect(signals[0]?.aborted).toBe(true);
     expect(signals[0]?.reason).toBe(reason);
     // A new request starts a new run rather than joining the abandoned one, even before it settles.
-    const next = flights.run("k", new AbortController().signal, task);
+    const next = flights.run("k", new Budget(), task);
     expect(signals).toHaveLength(2);
     expect(signals[1]?.aborted).toBe(false);
     await expect(Promise.all(results)).rejects.toBe(reason);
@@ -84,13 +85,13 @@ describe("SingleFlight and the budgets of its callers", () => {
   it("aborts a run started by a caller whose budget had already ended, and frees its key", async () => {
     const flights = new SingleFlight<string>();
     const { signals, task } = controlled();
-    const spent = new AbortController();
+    const spent = new Budget();
     const reason = new Error("budget over before the call");
-    spent.abort(reason);
-    const result = flights.run("k", spent.signal, task);
+    spent.end(reason);
+    const result = flights.run("k", spent, task);
     expect(signals[0]?.aborted).toBe(true);
     await expect(result).rejects.toBe(reason);
-    flights.run("k", new AbortController().signal, task);
+    flights.run("k", new Budget(), task);
     expect(signals).toHaveLength(2);
   });
 });

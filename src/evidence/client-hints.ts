@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type BareItem, type Item, parseItem, parseList } from "structured-headers";
 import type { Writable } from "../writable.js";
-import type { HintTarget } from "./evidence-table.js";
+import type { HintTarget } from "../evidence-table.js";
 
 /** One entry of `Sec-CH-UA` or `Sec-CH-UA-Full-Version-List`. */
 export interface BrandVersion {
@@ -156,7 +156,7 @@ export function parseClientHints(headers: IncomingHttpHeaders): ClientHints {
 
 // ---- which requests the hints can help ----
 
-export type { HintTarget } from "./evidence-table.js";
+export type { HintTarget } from "../evidence-table.js";
 
 /** Where Chromium's reduced user-agents name the platform: right after `Mozilla/5.0 (`. */
 const PLATFORM_AT = "Mozilla/5.0 (".length;

@@ -2,16 +2,16 @@
 
 import { isbot, isbotPatterns, list } from "isbot";
 import { describe, expect, it } from "vitest";
+import { LocalEngine } from "../../src/engine/local-engine.js";
+import { silentLogger } from "../../src/logger.js";
 import {
   foundSpecificDevice,
   identifyBot,
   isCrawler,
   namesDevice,
   splitBotPatterns,
-} from "../../src/core/bots.js";
-import { HANDSET_USER_AGENTS } from "../../src/core/handset-user-agents.js";
-import { LocalEngine } from "../../src/engine/local-engine.js";
-import { silentLogger } from "../../src/logger.js";
+} from "../../src/rules/bots.js";
+import { HANDSET_USER_AGENTS } from "../../src/rules/handset-user-agents.js";
 import type { DetectReply } from "../../src/types.js";
 import {
   GENERIC_PHONE_UA,
@@ -19,8 +19,8 @@ import {
   PHILIPS_X513_UA,
   PHONE_SPECS,
   PHONE_TREES,
-} from "./feature-phone-data.js";
-import { fakeEngine, specs } from "./helpers.js";
+} from "../middleware/feature-phone-data.js";
+import { fakeEngine, specs } from "../middleware/helpers.js";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 

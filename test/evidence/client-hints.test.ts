@@ -7,7 +7,7 @@ import {
   frozenPlatform,
   namesPlatform,
   parseClientHints,
-} from "../../src/core/client-hints.js";
+} from "../../src/evidence/client-hints.js";
 import {
   ANDROID_HINTS,
   REDUCED_ANDROID_UA,

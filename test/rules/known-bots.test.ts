@@ -1,7 +1,7 @@
 // The table of well-known crawlers: each category, a vendor's narrower agents first, and no browser in it.
 
 import { describe, expect, it } from "vitest";
-import { knownBot } from "../../src/core/known-bots.js";
+import { knownBot } from "../../src/rules/known-bots.js";
 
 describe("knownBot", () => {
   it.each([

@@ -1,9 +1,9 @@
 // The evidence a request shows: the detection-header allow-list, the memo key and the Vary value.
 
 import { describe, expect, it } from "vitest";
-import { createEvidenceReader, KEY_FORMAT } from "../../src/core/evidence.js";
-import { EVIDENCE } from "../../src/core/evidence-table.js";
 import { DETECTION_HEADERS, DEVICE_USER_AGENT_HEADERS } from "../../src/detection-header-names.js";
+import { createEvidenceReader, KEY_FORMAT } from "../../src/evidence/evidence.js";
+import { EVIDENCE } from "../../src/evidence-table.js";
 import { IPHONE_UA } from "../middleware/helpers.js";
 import {
   ANDROID_HINTS,
@@ -52,7 +52,7 @@ describe("request evidence", () => {
       "x-anything-else": "x",
     });
     expect(picked.headers).toEqual({ "user-agent": "UA" });
-    expect(picked.key).toBe(`${KEY_FORMAT}\u0001user-agent\u0000UA`);
+    expect(picked.key).toBe(`${KEY_FORMAT}\u0001user-agent\u00002:UA`);
   });
 
   it("keys per-request headers out: requests that differ only in them share one memo key", () => {

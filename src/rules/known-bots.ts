@@ -1,6 +1,6 @@
 // Well-known crawlers and what they are for: the one table behind `req.device.bot`.
 
-import type { BotCategory, BotInfo } from "../rules/rule.js";
+import type { BotCategory, BotInfo } from "../types.js";
 
 /**
  * One family of crawlers: a pattern whose match is the crawler's name as it announces itself

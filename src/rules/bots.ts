@@ -3,8 +3,7 @@
 import { createIsbotFromList, isbot, isbotPatterns, list } from "isbot";
 import { DEVICE_STEP } from "../engine/detection.js";
 import { LocalEngine } from "../engine/local-engine.js";
-import type { BotInfo } from "../rules/rule.js";
-import type { Detector, DetectReply, HeadersInput } from "../types.js";
+import type { BotInfo, Detector, DetectReply, HeadersInput } from "../types.js";
 import { HANDSET_USER_AGENTS } from "./handset-user-agents.js";
 import { knownBot } from "./known-bots.js";
 

@@ -1,7 +1,7 @@
 // The device class names `req.device.class` takes, as a literal union the route helpers check against.
 
-import { describeOptionValue, HdOptionError } from "../errors.js";
-import { suggestName } from "../suggest.js";
+import { describeOptionValue, HdOptionError } from "./errors.js";
+import { suggestName } from "./suggest.js";
 
 /**
  * Every class the service and the local engine answer (`general_type`, or `Unknown` when nothing

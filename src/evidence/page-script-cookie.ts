@@ -1,5 +1,7 @@
 // The page script's cookie as the core reads it: the visitor's screen, and the Apple device a touch screen behind Safari's Mac user-agent is.
 
+import { invalidOption, stringOption } from "../options.js";
+
 /** What the page script measured in the visitor's browser (`req.device.screen`). */
 export interface DeviceScreen {
   /** `screen.width`, in CSS pixels. */
@@ -14,6 +16,15 @@ export interface DeviceScreen {
 
 /** Name of the page script's cookie unless `cookieName` says otherwise. */
 export const DEFAULT_SCRIPT_COOKIE = "hd_screen";
+const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Checks a cookie name for the page script (`option` names it in the error). */
+export function scriptCookieName(option: string, value: unknown): string {
+  const name = stringOption(option, value, DEFAULT_SCRIPT_COOKIE);
+  if (!COOKIE_NAME.test(name))
+    invalidOption(option, "expected a cookie name of letters, digits, `_` and `-`.", name);
+  return name;
+}
 /** `t<touch points>w<width>h<height>r<pixel ratio>`, as the script writes it. */
 const COOKIE_VALUE = /^t(\d{1,3})w(\d{1,5})h(\d{1,5})r(\d{1,2}(?:\.\d{1,3})?)$/;
 const MAX_COOKIE_VALUE_LENGTH = 32;

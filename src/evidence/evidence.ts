@@ -1,7 +1,7 @@
 // One pass over a request's headers: the detector's headers, the memo key and `Vary`, as one immutable value.
 
 import type { IncomingHttpHeaders } from "node:http";
-import type { DetectionHeaders } from "../types.js";
+import type { DecidedBy, DetectionHeaders } from "../types.js";
 import { preferredLanguage } from "./accept-language.js";
 import {
   applyClientHints,
@@ -12,8 +12,7 @@ import {
   PLATFORM_NAME,
   parseClientHints,
 } from "./client-hints.js";
-import type { DecidedBy } from "./device.js";
-import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf, rowsOf } from "./evidence-table.js";
+import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf, rowsOf } from "../evidence-table.js";
 import {
   appleTouchDeviceOf,
   type DeviceScreen,
@@ -26,16 +25,19 @@ import {
 /**
  * The memo key's format. It starts every key, so instances of a fleet that share a Redis store
  * across a rolling deploy never read an entry written in another format: bump it whenever what
- * a key holds, or what an entry under it means, changes.
+ * a key holds, or what an entry under it means, changes. Since `v3` every value in a key is
+ * preceded by its length, so that no value, whatever characters it carries, can make two
+ * requests' keys one.
  */
-export const KEY_FORMAT = "v2";
+export const KEY_FORMAT = "v3";
 
 /** What one request shows, read once (see {@link createEvidenceReader}). Immutable. */
 export interface Evidence {
   /**
    * The memo key: {@link KEY_FORMAT}, each detection header sent (name and value, by name), then,
    * only when they can change the answer, the client hints that complete a frozen user-agent, as
-   * sent, and the page script's screen behind an Apple user-agent.
+   * sent, and the page script's screen behind an Apple user-agent. One-to-one: every value is
+   * preceded by its length.
    */
   readonly key: string;
   /** The detection headers (allow-listed, lower-case names) as sent, in a fresh object. */
@@ -130,7 +132,8 @@ export function createEvidenceReader(
     let vary = baseVary;
     // By name, so the key does not depend on the order the headers were sent in.
     for (const name of Object.keys(headers).sort()) {
-      key += `\u0001${name}\u0000${headers[name]}`;
+      const value = headers[name] as string;
+      key += `\u0001${name}\u0000${value.length}:${value}`;
       if (!alwaysVary.has(name)) vary += `, ${name}`;
     }
     const userAgent = headers["user-agent"] ?? "";
@@ -152,7 +155,7 @@ export function createEvidenceReader(
           const value = raw[name];
           if (isReadableHint(value) && value !== "") {
             sent[name] = value;
-            key += `\u0001${value}`;
+            key += `\u0001${value.length}:${value}`;
           } else key += "\u0002";
         }
         hints = sent;

@@ -1,7 +1,8 @@
 // The monthly quota, counted alone or in a counter the fleet shares, and what happens when the counter fails.
 
 import { describe, expect, it } from "vitest";
-import { type QuotaCounter, QuotaGuard } from "../../src/core/quota.js";
+import type { StoreCounter } from "../../src/core/memo-store.js";
+import { QuotaGuard } from "../../src/core/quota.js";
 
 /**
  * A counter shared by several guards, like one Redis, which can be switched off. No expiry: the
@@ -14,27 +15,26 @@ function sharedCounter() {
     totals,
     claimed,
     down: false,
-    async: false,
     calls: [] as { key: string; by: number; expiresAt: number }[],
-    incrementCounter(key: string, by: number, expiresAt: number) {
+    async incrementCounter(key: string, by: number, expiresAt: number) {
       counter.calls.push({ key, by, expiresAt });
       if (counter.down) return undefined;
       const total = (totals.get(key) ?? 0) + by;
       totals.set(key, total);
-      return counter.async ? Promise.resolve(total) : total;
+      return total;
     },
-    claim(key: string) {
+    async claim(key: string) {
       if (counter.down) return undefined;
       const got = !claimed.has(key);
       claimed.add(key);
-      return counter.async ? Promise.resolve(got) : got;
+      return got;
     },
   };
   return counter;
 }
 
 describe("QuotaGuard counting alone", () => {
-  it("counts per UTC month, reports once when spent, and refunds", () => {
+  it("counts per UTC month, reports once when spent, and refunds", async () => {
     let now = Date.parse("2024-01-31T23:59:00Z");
     const spent: string[] = [];
     const quota = new QuotaGuard({
@@ -42,7 +42,12 @@ describe("QuotaGuard counting alone", () => {
       now: () => now,
       onSpent: ({ month }) => spent.push(month),
     });
-    expect([quota.take(), quota.take(), quota.take(), quota.take()]).toEqual([true, true, false, false]);
+    expect([await quota.take(), await quota.take(), await quota.take(), await quota.take()]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(spent).toEqual(["2024-01"]);
     quota.refund();
     expect(quota.remaining).toBe(1);
@@ -56,7 +61,6 @@ describe("QuotaGuard counting alone", () => {
 describe("QuotaGuard with a shared counter", () => {
   it("lets the guards of several processes spend one budget between them", async () => {
     const counter = sharedCounter();
-    counter.async = true;
     const now = () => Date.parse("2024-05-10T10:00:00Z");
     const a = new QuotaGuard({ monthlyQuota: 5, counter, now });
     const b = new QuotaGuard({ monthlyQuota: 5, counter, now });
@@ -117,8 +121,8 @@ describe("QuotaGuard with a shared counter", () => {
   });
 
   it("treats a counter that throws like one that does not answer", async () => {
-    const broken: QuotaCounter = {
-      incrementCounter: () => {
+    const broken: StoreCounter = {
+      incrementCounter: async () => {
         throw new Error("boom");
       },
     };
@@ -155,7 +159,6 @@ describe("QuotaGuard when the counter loses its count", () => {
 
   it("restores a loss once when several calls in flight see it", async () => {
     const counter = sharedCounter();
-    counter.async = true;
     const quota = new QuotaGuard({ monthlyQuota: 10, counter, now });
     for (let i = 0; i < 4; i++) await quota.take();
     counter.totals.clear();
@@ -167,7 +170,6 @@ describe("QuotaGuard when the counter loses its count", () => {
 
   it("lets one instance restore a loss that several find at once", async () => {
     const counter = sharedCounter();
-    counter.async = true;
     const a = new QuotaGuard({ monthlyQuota: 20, counter, now });
     const b = new QuotaGuard({ monthlyQuota: 20, counter, now });
     for (let i = 0; i < 3; i++) await a.take();

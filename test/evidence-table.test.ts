@@ -2,8 +2,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ASKED_HINTS, CRITICAL_HINTS, EVIDENCE, hintsOf } from "../../src/core/evidence-table.js";
-import { DETECTION_HEADERS } from "../../src/detection-header-names.js";
+import { DETECTION_HEADERS } from "../src/detection-header-names.js";
+import { ASKED_HINTS, CRITICAL_HINTS, EVIDENCE, hintsOf } from "../src/evidence-table.js";
 
 const words = (value: string): string => value.replaceAll("-", " ");
 
@@ -46,7 +46,7 @@ describe("the evidence table", () => {
   });
 
   it("is the table docs/client-hints.md shows", () => {
-    const doc = readFileSync(new URL("../../docs/client-hints.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../docs/client-hints.md", import.meta.url), "utf8");
     const start = doc.indexOf("<!-- evidence-table -->\n");
     expect(start, "docs/client-hints.md has the <!-- evidence-table --> marker").toBeGreaterThan(0);
     const lines = doc.slice(start).split("\n").slice(1);

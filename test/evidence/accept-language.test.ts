@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preferredLanguage } from "../../src/core/accept-language.js";
+import { preferredLanguage } from "../../src/evidence/accept-language.js";
 
 describe("preferredLanguage", () => {
   it.each([
