@@ -294,3 +294,9 @@ export function sentence(text: string): string {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The code of an error for counting: its `code`, else its `name`. */
+export function errorCode(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && code !== "" ? code : error.name || "Error";
+}

@@ -16,14 +16,9 @@ import type {
   ViewReply,
   WhatHasReply,
 } from "../types.js";
-import {
-  type DownloadOptions,
-  type DownloadResult,
-  type DownloadValidator,
-  downloadParsed,
-  downloadToFile,
-} from "./download.js";
+import { type DownloadValidator, downloadParsed, downloadToFile } from "./download.js";
 import { type ArchiveDownloadOptions, downloadArchiveToFile } from "./download-archive.js";
+import type { DownloadOptions, DownloadResult } from "./download-options.js";
 import { MAX_DETECT_REPLY_VALUES, MAX_REPLY_DEPTH, MAX_REPLY_VALUES } from "./json-shape.js";
 import {
   normaliseDetectReply,

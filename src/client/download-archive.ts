@@ -3,7 +3,7 @@
 import type { Response } from "undici";
 import { open as openZip } from "yauzl";
 import { errorMessage } from "../errors.js";
-import type { DownloadOptions, DownloadResult } from "./download.js";
+import type { DownloadOptions, DownloadResult } from "./download-options.js";
 import { apiErrorFromBody, protocolError, type ReplyContext } from "./normalise.js";
 import { checkAnnouncedLength, HEAD_BYTES, streamToFile } from "./stream-to-file.js";
 import type { AttemptControl } from "./transport.js";

@@ -8,7 +8,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Response } from "undici";
 import { errorMessage, HdDataError } from "../errors.js";
 import { fileProblem } from "../file-problems.js";
-import type { DownloadOptions, DownloadResult } from "./download.js";
+import type { DownloadOptions, DownloadResult } from "./download-options.js";
 import { protocolError, type ReplyContext } from "./normalise.js";
 import { announcedLength } from "./read-body.js";
 import { type AttemptControl, CallerError } from "./transport.js";

@@ -4,12 +4,11 @@ import { resolve } from "node:path";
 import type { EngineDataInfo } from "../engine/data-info.js";
 import { dataInfoOf } from "../engine/data-info.js";
 import { LocalEngine } from "../engine/local-engine.js";
-import { errorMessage } from "../errors.js";
+import { errorCode, errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { DataFollower } from "../store/data-follower.js";
 import { DataStore } from "../store/data-store.js";
 import type { Detector } from "../types.js";
-import { errorCode } from "./metrics.js";
 
 /** How long a failed engine load is remembered before a request triggers another attempt. */
 const RELOAD_AFTER_FAILURE_MS = 30_000;

@@ -1,6 +1,7 @@
 // The cloud detector as the core calls it: behind the monthly quota and the circuit breaker, measured.
 
 import {
+  errorCode,
   HD_ERROR_CODES,
   HdError,
   type HdErrorCode,
@@ -11,7 +12,7 @@ import {
 import type { Detector, DetectParams, DetectReply, HeadersInput } from "../types.js";
 import { type CircuitBreaker, isCloudFault } from "./breaker.js";
 import { checkReply } from "./device.js";
-import { errorCode, type HandsetDetectionEvent, type MetricsRecorder } from "./metrics.js";
+import type { HandsetDetectionEvent, MetricsRecorder } from "./metrics.js";
 import type { QuotaGuard } from "./quota.js";
 
 /** Rejection of a call the monthly quota did not allow: nothing was sent. */

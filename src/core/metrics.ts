@@ -1,7 +1,7 @@
 // The core's counters (memo, cloud, outcomes) and the snapshot `metrics()` returns.
 
 import { dataInfoOf } from "../engine/data-info.js";
-import { errorMessage } from "../errors.js";
+import { errorCode, errorMessage } from "../errors.js";
 import type { warnOnce } from "../logger.js";
 import type { BreakerState } from "./breaker.js";
 import type { Device, DeviceSource } from "./device.js";
@@ -196,12 +196,6 @@ export interface HandsetDetectionMetrics {
         }
       | undefined;
   };
-}
-
-/** The code of an error for counting: its `code`, else its `name`. */
-export function errorCode(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && code !== "" ? code : error.name || "Error";
 }
 
 function bump(counts: Record<string, number>, key: string): void {
