@@ -4,6 +4,7 @@ import type { DetectionInput, Evidence } from "../evidence/evidence.js";
 import { foundSpecificDevice } from "../rules/bots.js";
 import { applyRules, type RuleCatalog, type RuleEvidence, type RulesResult } from "../rules/index.js";
 import type { DecidedBy, Detector } from "../types.js";
+import type { Writable } from "../writable.js";
 import { checkReply, type DevicePart, withCrawlerHint } from "./device.js";
 
 /** A reply completed by the rules above the database, with what decided it. */
@@ -42,19 +43,27 @@ export function completeReply(
       answeredBy === undefined ? undefined : () => foundSpecificDevice(reply, answeredBy, input.headers),
   };
   const result = applyRules(reply, rules, catalog);
-  return { ...result, decidedBy: decidedBy(input, evidence, result.decisions) };
+  const done: Writable<CompletedReply> = {
+    reply: result.reply,
+    decisions: result.decisions,
+    decidedBy: decidedBy(input, evidence, result.decisions),
+  };
+  if (result.candidates !== undefined) done.candidates = result.candidates;
+  if (result.bot !== undefined) done.bot = result.bot;
+  return done;
 }
 
 /** A completed reply as the memo keeps it and `Device` is built from: a crawler's class hinted by its user-agent. */
 export function devicePart(done: CompletedReply, userAgent: string): DevicePart {
-  const part: DevicePart = {
+  // Fields set after the literal, not spread from conditional objects: one object, one shape.
+  const part: Writable<DevicePart> = {
     reply: done.reply,
     bot: done.bot !== undefined,
     decidedBy: done.decidedBy,
     decisions: done.decisions,
-    ...(done.bot === undefined ? {} : { botInfo: done.bot }),
-    ...(done.candidates === undefined ? {} : { candidates: done.candidates }),
   };
+  if (done.bot !== undefined) part.botInfo = done.bot;
+  if (done.candidates !== undefined) part.candidates = done.candidates;
   return withCrawlerHint(part, userAgent);
 }
 

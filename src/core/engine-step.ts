@@ -1,5 +1,6 @@
 // The local engine as a stage runs it: a miss's headers in, its reply completed by the rules into a device part.
 
+import { LocalEngine } from "../engine/local-engine.js";
 import type { Detector } from "../types.js";
 import { catalogOf, completeReply, devicePart } from "./completion.js";
 import type { DevicePart } from "./device.js";
@@ -20,6 +21,14 @@ export class EngineStep {
   /** The engine once loaded, else `undefined`. */
   get loaded(): Detector | undefined {
     return this.#engine.current();
+  }
+
+  /**
+   * Whether the loaded engine is known to answer at once: the package's `LocalEngine` does. Any
+   * other detector may answer with a promise, and is only ever waited for.
+   */
+  get answersAtOnce(): boolean {
+    return this.#engine.current() instanceof LocalEngine;
   }
 
   /** Resolves with the engine once loaded; rejects with the load error. */

@@ -59,6 +59,20 @@ export class LocalStage {
     return this.#completed(miss, await engine.detect(miss, loaded), "local");
   }
 
+  /**
+   * A miss's device from the local engine at once, when it is loaded and answers synchronously and
+   * nothing is wanted from the cloud (geoip, legacy groups); `undefined` otherwise, or when the
+   * engine fails (then {@link detect} runs it again, and says why).
+   */
+  detectNow(miss: Miss): Device | undefined {
+    const { engine, memo, legacyOptions } = this.#p;
+    if (miss.geoIp !== undefined || legacyOptions.length > 0 || !engine.answersAtOnce) return undefined;
+    const part = engine.now(miss);
+    if (part === undefined) return undefined;
+    memo?.rememberDevice(miss.evidence.key, part, "local");
+    return buildDevice(part, "local", undefined, undefined, miss.evidence);
+  }
+
   /** A device part, remembered, with geoip and legacy groups from the cloud when wanted and possible. */
   async #completed(miss: Miss, part: DevicePart, source: DeviceSource): Promise<Device> {
     const { memo, cloud, legacyOptions, metrics, skipBots } = this.#p;

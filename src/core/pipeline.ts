@@ -12,7 +12,15 @@ import { SingleFlight } from "./single-flight.js";
 /** A stage that detects a miss: the local engine's or the cloud's. */
 export interface DetectStage {
   detect(miss: Miss): Promise<Device>;
+  /**
+   * The miss's device when nothing needs waiting for (a loaded engine that answers at once, and
+   * nothing wanted from the cloud), else `undefined`: such a miss needs no budget, timer or flight.
+   */
+  detectNow?(miss: Miss): Device | undefined;
 }
+
+/** The budget of a miss answered at once: nothing waits, so it never ends. */
+const NO_WAIT = new Budget();
 
 /** What the pipeline is made of, built once by the core. */
 export interface PipelineParts {
@@ -69,7 +77,15 @@ export class Pipeline {
     geoIp: string | undefined,
     reading: Seen | Promise<Seen>,
   ): Promise<Device> {
-    const { timeoutMs, fallback, mode, metrics, onTimeout } = this.#p;
+    const { timeoutMs, fallback, mode, metrics, onTimeout, stage, memo } = this.#p;
+    if (!(reading instanceof Promise) && stage.detectNow !== undefined) {
+      // A synchronous miss costs the engine and the rules, not a timer and promises (bench:middleware's miss).
+      const device = stage.detectNow(missOf(evidence, ip, geoIp, reading, NO_WAIT));
+      if (device !== undefined) {
+        if (memo !== undefined) metrics.memoMisses++;
+        return Promise.resolve(metrics.counted(device));
+      }
+    }
     const budget = new Budget();
     // What the fallback answers from: this request's own read of the memo, once it is in.
     let seen = NOTHING_SEEN;
