@@ -3,7 +3,7 @@
 /**
  * The time a request (or a run shared by several) may still take. It ends once, with a reason;
  * listeners hear of it. Its `AbortSignal`, which a cloud call needs, is built on first read:
- * Node's signal is a costly object, and a local miss never needs one (bench:middleware's miss).
+ * Node's signal is a costly object, and a local miss never needs one (bench:miss).
  */
 export class Budget {
   #ended = false;

@@ -25,7 +25,7 @@ export type DeviceSource = "local" | "cloud" | "memo" | "skipped";
 /** Device classes the service answers (see `DEVICE_CLASS_NAMES`), plus any other string it may answer. */
 export type DeviceClass = DeviceClassName | (string & {});
 
-/** What the middleware attaches to every request as `req.device` (and `res.locals.device`). */
+/** A request's device: what the core answers, and the middleware attaches as `req.device` (and `res.locals.device`). */
 export interface Device {
   /**
    * The device specs (`hd_specs`). For an unknown device every string field is `""` and every

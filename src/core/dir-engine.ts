@@ -16,7 +16,7 @@ const RELOAD_AFTER_FAILURE_MS = 30_000;
 /** Loads an engine from a cache directory; the default loads it through a `DataStore`. */
 export type EngineLoader = (dir: string, logger: Logger) => Promise<Detector>;
 
-/** The outcome of one reload of a cache directory, as the middleware reports it. */
+/** The outcome of one reload of a cache directory, as the core reports it. */
 export type DataReload =
   | { readonly ok: true; readonly info: EngineDataInfo | undefined }
   | { readonly ok: false; readonly error: Error };

@@ -81,7 +81,7 @@ export class LocalStage {
     const needGeo = geoIp !== undefined && !(seen.geo !== undefined && seen.geo.expiresAt > Date.now());
     const remembered = seen.geo?.value.geoip;
     if (source === "local" && !needLegacy) memo?.rememberDevice(evidence.key, part, "local");
-    // Built for its visitor here, so `forVisitor` has no copy to make (bench:middleware's miss).
+    // Built for its visitor here, so `forVisitor` has no copy to make (bench:miss).
     if ((!needLegacy && !needGeo) || cloud === undefined) {
       return buildDevice(part, source, remembered, undefined, evidence);
     }

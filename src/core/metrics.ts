@@ -14,7 +14,7 @@ export const CLOUD_LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
 ]);
 
 /**
- * Something that happened in the middleware, passed to the `onEvent` option. Memo hits raise no
+ * Something that happened in the core, passed to the `onEvent` option. Memo hits raise no
  * event (read them from `metrics()`), so the hook costs nothing on the hot path.
  */
 export type HandsetDetectionEvent =
@@ -83,11 +83,11 @@ export interface LatencySnapshot {
   readonly buckets: readonly { readonly leMs: number; readonly count: number }[];
 }
 
-/** A point-in-time copy of the middleware's counters and state, from `middleware.metrics()`. */
+/** A point-in-time copy of the core's counters and state, from `metrics()` (of the middleware or the core). */
 export interface HandsetDetectionMetrics {
   /** Who answers devices: `local` (engine) or `cloud`. */
   readonly mode: "local" | "cloud";
-  /** Requests the middleware finished (a device was attached). */
+  /** Requests finished (a device was answered). */
   readonly requests: number;
   /** Finished requests by `req.device.source`. */
   readonly sources: Readonly<Record<DeviceSource, number>>;

@@ -79,7 +79,7 @@ export class Pipeline {
   ): Promise<Device> {
     const { timeoutMs, fallback, mode, metrics, onTimeout, stage, memo } = this.#p;
     if (!(reading instanceof Promise) && stage.detectNow !== undefined) {
-      // A synchronous miss costs the engine and the rules, not a timer and promises (bench:middleware's miss).
+      // A synchronous miss costs the engine and the rules, not a timer and promises (bench:miss).
       const device = stage.detectNow(missOf(evidence, ip, geoIp, reading, NO_WAIT));
       if (device !== undefined) {
         if (memo !== undefined) metrics.memoMisses++;

@@ -31,7 +31,7 @@ export interface QuotaGuardOptions {
   now?: () => number;
 }
 
-/** The middleware's heartbeat: well under a minute, so that every instance announces itself every minute. */
+/** The core's heartbeat: well under a minute, so that every instance announces itself every minute. */
 export const QUOTA_HEARTBEAT_MS = 15_000;
 
 const MINUTE_MS = 60_000;

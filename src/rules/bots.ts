@@ -56,7 +56,7 @@ let matchers: CrawlerMatchers | undefined;
 
 /**
  * Builds the crawler test's two matchers from the handset list and runs them once, once per
- * process (10 to 40 ms); the middleware factory calls it, so no request waits for it.
+ * process (10 to 40 ms); the core calls it at construction, so no request waits for it.
  * {@link isCrawler} builds them itself if they are not built yet.
  */
 export function prepareCrawlerTest(): void {
