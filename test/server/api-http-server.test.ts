@@ -161,32 +161,47 @@ describe("raw spaces on the request line", () => {
   });
 });
 
-/** Opens a connection, writes `bytes`, and resolves with the time until the server closed it and what it sent. */
-function timeUntilClosed(port: number, bytes: string): Promise<{ ms: number; text: string }> {
+/**
+ * How long the test waits for the server to close a connection before closing it itself: long
+ * enough for every limit here (well under a second) plus the server's one-second check interval
+ * on a loaded machine, short of the test's own timeout.
+ */
+const GIVE_UP_MS = 10_000;
+
+/**
+ * Opens a connection, writes `bytes`, and resolves with who closed it (the server, or the test
+ * after {@link GIVE_UP_MS}) and what the server sent.
+ */
+function untilClosed(port: number, bytes: string): Promise<{ closedBy: "server" | "test"; text: string }> {
   return new Promise((resolve) => {
-    const started = performance.now();
+    let closedBy: "server" | "test" = "server";
     const socket: Socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    const giveUp = setTimeout(() => {
+      closedBy = "test";
+      socket.destroy();
+    }, GIVE_UP_MS);
     let text = "";
     socket.setEncoding("latin1");
     socket.on("data", (data: string) => {
       text += data;
     });
     socket.on("error", () => undefined);
-    socket.on("close", () => resolve({ ms: performance.now() - started, text }));
+    socket.on("close", () => {
+      clearTimeout(giveUp);
+      resolve({ closedBy, text });
+    });
   });
 }
 
 describe("request limits", () => {
   const limits = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 200 };
-  /** A limit plus the server's one-second check interval plus scheduling slack. */
-  const within = (ms: number) => ms + 1_000 + 1_000;
 
   it("drops a client that never finishes its headers (408)", async () => {
     const port = await listen(
       createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
     );
-    const result = await timeUntilClosed(port, "POST /apiv3/device/vendors.json HTTP/1.1\r\nHost: h\r\n");
-    expect(result.ms).toBeLessThan(within(limits.headersTimeoutMs));
+    const result = await untilClosed(port, "POST /apiv3/device/vendors.json HTTP/1.1\r\nHost: h\r\n");
+    expect(result.closedBy).toBe("server");
     expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
   });
 
@@ -197,8 +212,8 @@ describe("request limits", () => {
     const port = await listen(
       createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
     );
-    const result = await timeUntilClosed(port, bytes);
-    expect(result.ms).toBeLessThan(within(limits.requestTimeoutMs));
+    const result = await untilClosed(port, bytes);
+    expect(result.closedBy).toBe("server");
     expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
   });
 
@@ -207,11 +222,11 @@ describe("request limits", () => {
       createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
     );
     const uri = "/apiv3/site/detect/1.json";
-    const result = await timeUntilClosed(
+    const result = await untilClosed(
       port,
       `POST ${uri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "s3cret", "POST", uri)}\r\nContent-Length: 100\r\n\r\n{"user`,
     );
-    expect(result.ms).toBeLessThan(within(limits.requestTimeoutMs));
+    expect(result.closedBy).toBe("server");
     expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
   });
 
@@ -220,12 +235,12 @@ describe("request limits", () => {
       createApiHttpServer({ engine, users: [alice], ...limits, logger: { warn() {} } }),
     );
     const uri = "/apiv3/device/vendors.json";
-    const result = await timeUntilClosed(
+    const result = await untilClosed(
       port,
       `GET ${uri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "s3cret", "GET", uri)}\r\n\r\n`,
     );
     expect(result.text).toMatch(/^HTTP\/1\.1 200 /);
-    expect(result.ms).toBeLessThan(within(limits.keepAliveTimeoutMs));
+    expect(result.closedBy).toBe("server");
   });
 
   it("answers a detect body that does not arrive in time with 408 even on a plain server", async () => {
@@ -238,13 +253,13 @@ describe("request limits", () => {
     });
     const port = await listen(createServer((req, res) => api(req, res)));
     const uri = "/apiv3/site/detect/1.json";
-    const result = await timeUntilClosed(
+    const result = await untilClosed(
       port,
       `POST ${uri} HTTP/1.1\r\nHost: h\r\nAuthorization: ${digestHeader("alice", "s3cret", "POST", uri)}\r\nContent-Length: 100\r\n\r\n{`,
     );
     expect(result.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(result.text).toMatch(/\r\nConnection: close\r\n/i);
-    expect(result.ms).toBeLessThan(2_000);
+    expect(result.closedBy).toBe("server");
   });
 
   it("defaults drop an incomplete request within 30 s and keep Node's keep-alive default", () => {
