@@ -72,8 +72,8 @@ export {
   parseClientHints,
 } from "./evidence/client-hints.js";
 export type { Evidence } from "./evidence/evidence.js";
-export { EVIDENCE, type EvidenceRow, type HintTarget } from "./evidence-table.js";
 export type { RequestHeaders } from "./evidence/request-headers.js";
+export { EVIDENCE, type EvidenceRow, type HintTarget } from "./evidence-table.js";
 export type { Logger } from "./logger.js";
 export {
   displayWidth,

@@ -14,8 +14,8 @@ import type {
   WhatHasReply,
 } from "../types.js";
 import { listModels, listVendors, type ViewNotFoundReply, viewDevice, whatHas } from "./catalog.js";
-import { DEVICE_STEP, type DeviceStep, Resolver } from "./detection.js";
 import type { EngineDataInfo } from "./data-info.js";
+import { DEVICE_STEP, type DeviceStep, Resolver } from "./detection.js";
 import { buildEngineData, type EngineData, loadEngineData } from "./engine-data.js";
 import type { LocalEngineOptions } from "./engine-options.js";
 import { normaliseForDevice, normaliseForExtra } from "./normalise.js";

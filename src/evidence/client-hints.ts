@@ -2,8 +2,8 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { type BareItem, type Item, parseItem, parseList } from "structured-headers";
-import type { Writable } from "../writable.js";
 import type { HintTarget } from "../evidence-table.js";
+import type { Writable } from "../writable.js";
 
 /** One entry of `Sec-CH-UA` or `Sec-CH-UA-Full-Version-List`. */
 export interface BrandVersion {

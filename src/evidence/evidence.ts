@@ -1,6 +1,7 @@
 // One pass over a request's headers: the detector's headers, the memo key and `Vary`, as one immutable value.
 
 import type { IncomingHttpHeaders } from "node:http";
+import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf, rowsOf } from "../evidence-table.js";
 import type { DecidedBy, DetectionHeaders } from "../types.js";
 import { preferredLanguage } from "./accept-language.js";
 import {
@@ -12,7 +13,6 @@ import {
   PLATFORM_NAME,
   parseClientHints,
 } from "./client-hints.js";
-import { EVIDENCE, type EvidenceRow, type HintTarget, hintsOf, rowsOf } from "../evidence-table.js";
 import {
   appleTouchDeviceOf,
   type DeviceScreen,
