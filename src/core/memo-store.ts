@@ -9,14 +9,14 @@ import { isMemoEntry } from "./memo-value.js";
 type Answer<T> = T | undefined;
 
 /**
- * The longest a store call may take within a request's budget: an eighth of `timeoutMs`, and at
- * most 100 ms. A request makes up to four store calls before a cloud call (the memo, a claim, the
- * client's count, the quota's), so the store alone spends at most half the budget; and the
- * deadline comes before a Redis store gives up by itself (its command timeout is 250 ms by
- * default), so a stall is noticed here and the store left alone.
+ * The longest a store call may take within a request's budget: a fifth of `timeoutMs`, and at
+ * most 200 ms. The deadline comes before a Redis store gives up by itself (its command timeout is
+ * 250 ms by default), so that a stall is noticed here and the store is left alone: then a request
+ * waits for the store once, whatever store calls it makes before a cloud call (the memo, a claim,
+ * the client's count, the quota's).
  */
 export function storeDeadlineMs(timeoutMs: number): number {
-  return Math.max(1, Math.min(100, Math.floor(timeoutMs / 8)));
+  return Math.max(1, Math.min(200, Math.floor(timeoutMs / 5)));
 }
 
 /**
