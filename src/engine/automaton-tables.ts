@@ -134,7 +134,7 @@ export function* automatonTablesSteps(
   const stride = (codes.length + 3 + 15) & ~15;
   const hitColumn = 0; // the first entry of a row
   const otherClass = 1;
-  const deletedClass = 2;
+  const deletedClass = DELETED_CLASS;
   const deleted = new Set<number>();
   if (normalisation === "device") for (const ch of DEVICE_DELETED_CHARS) deleted.add(ch.charCodeAt(0));
   else deleted.add(0x20);
@@ -296,6 +296,9 @@ export function* automatonTablesSteps(
 
   return { stride, deletedClass, classOf, delta, rowsAt, hitData, filters: totalFilters, states };
 }
+
+/** The class of the characters the normalisation deletes, in every automaton (see `AutomatonTables.deletedClass`). */
+export const DELETED_CLASS = 2;
 
 /** Entries at the front of the scan memory (see `ScanMemory`): one class entry per UTF-16 code unit. */
 export const CLASS_ENTRIES = 0x10000;

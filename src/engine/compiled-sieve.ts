@@ -25,8 +25,17 @@ export function* compiledSieveSteps(
   return new CompiledSieve(trees, options, yield* partsSteps(trees, options));
 }
 
+/**
+ * A {@link CompiledSieve} over tables already in a scan memory (a snapshot's), built from
+ * `trees`: only the direct trees' hash tables are made here.
+ */
+export function compiledSieveOver(trees: TreesData, memory: ScanMemory): CompiledSieve {
+  return new CompiledSieve(trees, {}, runToEnd(partsOverSteps(trees, memory)));
+}
+
 /** What a {@link CompiledSieve} is made of besides its trees. */
 interface CompiledSieveParts {
+  memory: ScanMemory;
   device: SieveAutomaton;
   extra: SieveAutomaton;
   opera0: DirectIndex;
@@ -41,7 +50,7 @@ function* partsSteps(trees: TreesData, options: CompiledSieveOptions): Steps<Com
   const deviceTrees = [trees.ua0, trees.ua1];
   const deviceTables = yield* automatonTablesSteps(deviceTrees, "device", extraTables.delta.length);
   yield;
-  const memory = new ScanMemory(
+  const memory = ScanMemory.fromTables(
     deviceTables,
     extraTables,
     deviceTrees.length,
@@ -49,14 +58,18 @@ function* partsSteps(trees: TreesData, options: CompiledSieveOptions): Steps<Com
     options.scanModule ?? true,
   );
   yield;
-  const device = new SieveAutomaton(deviceTrees, "device", memory);
-  const extra = new SieveAutomaton(extraTrees, "extra", memory);
+  return yield* partsOverSteps(trees, memory);
+}
+
+function* partsOverSteps(trees: TreesData, memory: ScanMemory): Steps<CompiledSieveParts> {
+  const device = new SieveAutomaton([trees.ua0, trees.ua1], "device", memory);
+  const extra = new SieveAutomaton([trees.platform, trees.browser], "extra", memory);
   yield;
   const opera0 = new DirectIndex(trees.opera0);
   yield;
   const profile0 = new DirectIndex(trees.profile0);
   yield;
-  return { device, extra, opera0, profile0 };
+  return { memory, device, extra, opera0, profile0 };
 }
 
 /**
@@ -72,6 +85,8 @@ export class CompiledSieve implements SieveMatcher {
   readonly deviceAutomaton: SieveAutomaton;
   /** Automaton over the extra sieve trees. */
   readonly extraAutomaton: SieveAutomaton;
+  /** Both automatons' tables (what a snapshot keeps of them). */
+  readonly memory: ScanMemory;
 
   private readonly opera0: DirectIndex;
   private readonly profile0: DirectIndex;
@@ -82,6 +97,7 @@ export class CompiledSieve implements SieveMatcher {
     options: CompiledSieveOptions = {},
     parts = runToEnd(partsSteps(trees, options)),
   ) {
+    this.memory = parts.memory;
     this.deviceAutomaton = parts.device;
     this.extraAutomaton = parts.extra;
     this.opera0 = parts.opera0;

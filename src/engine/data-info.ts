@@ -32,6 +32,11 @@ export interface EngineDataInfo {
    * it since, which the engine may have refused).
    */
   readonly fileSignatures: { readonly specs: string; readonly trees: string } | undefined;
+  /**
+   * The snapshot the data set was read from (see `LocalEngine.fromSnapshot`), else `undefined`.
+   * A snapshot read for a data directory's pair names that pair's files above as well.
+   */
+  readonly snapshotFile: string | undefined;
 }
 
 /** What an engine says about its data (a `LocalEngine`'s `dataInfo`), else `undefined`. */

@@ -3,7 +3,7 @@
 import { open } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { HdDataError } from "../errors.js";
-import { warnOnce } from "../logger.js";
+import { type Logger, warnOnce } from "../logger.js";
 import type { DeviceSpecs, ExtraSpecs, SpecsDownload, TreesDownload } from "../types.js";
 import { compiledSieveSteps } from "./compiled-sieve.js";
 import { type EngineDataInfo, fileSignature } from "./data-info.js";
@@ -52,6 +52,11 @@ export interface EngineData {
   /** Number of records in `merged`. */
   readonly mergedCount: { value: number };
   readonly info: EngineDataInfo;
+  /**
+   * The sizes of the specs and trees files the data set was read from, when it was (a snapshot
+   * says which pair it was made from, and a data directory's loader compares).
+   */
+  readonly sourceSizes?: { readonly specsBytes: number; readonly treesBytes: number } | undefined;
 }
 
 /**
@@ -78,9 +83,12 @@ export const REPLY_SLOT_SHIFT = 32 - Math.log2(REPLY_SLOTS);
 
 /** Where the data came from, for error messages and `dataInfo`. */
 export interface DataSources {
-  specsFile?: string;
-  treesFile?: string;
-  fileSignatures?: { readonly specs: string; readonly trees: string };
+  specsFile?: string | undefined;
+  treesFile?: string | undefined;
+  fileSignatures?: { readonly specs: string; readonly trees: string } | undefined;
+  /** The sizes of the two files as read. */
+  sizes?: { readonly specsBytes: number; readonly treesBytes: number } | undefined;
+  snapshotFile?: string | undefined;
 }
 
 /** Per device step, the device index of each id of its tree; steps that read one tree share its array. */
@@ -166,10 +174,35 @@ function* assembleSteps(
   resolved: ResolvedEngineOptions,
   startedAt: number,
 ): Steps<EngineData> {
-  const warn = warnOnce(resolved.logger);
   const { trees, matcher } = treesPart;
   const missingDeviceIds = [...trees.deviceIds].filter((id) => !specs.deviceIndex.has(id));
   yield;
+  warnAboutData(resolved.logger, missingDeviceIds, trees);
+  const stepDevice = yield* stepDevicesSteps(trees, specs.deviceIndex);
+  return withCaches({
+    specs,
+    trees,
+    matcher,
+    stepDevice,
+    sourceSizes: sources.sizes,
+    platformRuleSource: extraSources(trees.platform, specs, "general_platform"),
+    platformRuleBrowserSource: extraSources(trees.platform, specs, "general_browser"),
+    browserRuleSource: extraSources(trees.browser, specs, "general_browser"),
+    missingDeviceIds,
+    info: dataInfo(specs, trees, missingDeviceIds, resolved, startedAt, sources),
+  });
+}
+
+/**
+ * The load warnings, once each: device ids without a record, integer-like keys whose order was
+ * lost, trees the download lacks. A data set read from a snapshot says the same as when built.
+ */
+export function warnAboutData(
+  logger: Logger,
+  missingDeviceIds: readonly string[],
+  trees: Pick<TreesData, "reorderedKeys" | "missingTrees">,
+): void {
+  const warn = warnOnce(logger);
   if (missingDeviceIds.length > 0) {
     warn(
       "HD_ENGINE_MISSING_DEVICES",
@@ -193,36 +226,46 @@ function* assembleSteps(
       },
     );
   }
-  const stepDevice = yield* stepDevicesSteps(trees, specs.deviceIndex);
-  const loadedAt = new Date();
+}
+
+/** The parts of a data set that detection reads; the caches are added by {@link withCaches}. */
+export type EngineDataParts = Omit<EngineData, "merged" | "replyParts" | "mergedCount">;
+
+/** A complete data set: `parts` with empty reply caches. */
+export function withCaches(parts: EngineDataParts): EngineData {
   return {
-    specs,
-    trees,
-    matcher,
-    stepDevice,
-    platformRuleSource: extraSources(trees.platform, specs, "general_platform"),
-    platformRuleBrowserSource: extraSources(trees.platform, specs, "general_browser"),
-    browserRuleSource: extraSources(trees.browser, specs, "general_browser"),
-    missingDeviceIds,
-    merged: new Array(specs.deviceCount),
+    ...parts,
+    merged: new Array(parts.specs.deviceCount),
     mergedCount: { value: 0 },
     replyParts: new Array(REPLY_SLOTS),
-    info: Object.freeze({
-      specsGenerated: specs.notice?.generated,
-      treesGenerated: trees.notice?.generated,
-      devices: specs.deviceCount,
-      extras: specs.extras.length,
-      trees: trees.names,
-      missingDeviceIds: missingDeviceIds.length,
-      reorderedKeys: trees.reorderedKeys,
-      matcher: resolved.matcher,
-      loadedAt,
-      loadMs: performance.now() - startedAt,
-      specsFile: sources.specsFile,
-      treesFile: sources.treesFile,
-      fileSignatures: sources.fileSignatures,
-    }),
   };
+}
+
+/** What `dataInfo` says of a data set loaded now, `startedAt` (a `performance.now()`) being when its load started. */
+export function dataInfo(
+  specs: SpecsData,
+  trees: TreesData,
+  missingDeviceIds: readonly string[],
+  resolved: ResolvedEngineOptions,
+  startedAt: number,
+  sources: DataSources,
+): EngineDataInfo {
+  return Object.freeze({
+    specsGenerated: specs.notice?.generated,
+    treesGenerated: trees.notice?.generated,
+    devices: specs.deviceCount,
+    extras: specs.extras.length,
+    trees: trees.names,
+    missingDeviceIds: missingDeviceIds.length,
+    reorderedKeys: trees.reorderedKeys,
+    matcher: resolved.matcher,
+    loadedAt: new Date(),
+    loadMs: performance.now() - startedAt,
+    specsFile: sources.specsFile,
+    treesFile: sources.treesFile,
+    fileSignatures: sources.fileSignatures,
+    snapshotFile: sources.snapshotFile,
+  });
 }
 
 /**
@@ -298,6 +341,7 @@ export async function loadEngineData(
     specsFile,
     treesFile,
     fileSignatures: { specs: specsRead.signature, trees: treesRead.signature },
+    sizes: { specsBytes: specsRead.bytes.length, treesBytes: treesRead.bytes.length },
   };
   return runInSlices(
     buildSteps(specsRead.bytes, treesRead.bytes.toString("utf8"), sources, resolved, startedAt),

@@ -8,13 +8,16 @@ import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../types.js";
  * Where the device records of a data set come from: the parsed download, or the bytes of each
  * entry, parsed again when its record is first used.
  */
-interface DeviceSources {
+export interface DeviceSources {
   readonly count: number;
+  /** True when {@link specs} parses a new object on every call, which may then be fixed in place. */
+  readonly parsesAnew: boolean;
   /** The `hd_specs` object of the device at `index`. */
   specs(index: number): Record<string, unknown>;
 }
 
 class ParsedSources implements DeviceSources {
+  readonly parsesAnew = false;
   readonly #list: readonly Record<string, unknown>[];
   constructor(list: readonly Record<string, unknown>[]) {
     this.#list = list;
@@ -34,6 +37,7 @@ class ParsedSources implements DeviceSources {
  * a load pause the event loop for tens of milliseconds at a time.
  */
 class EntrySources implements DeviceSources {
+  readonly parsesAnew = true;
   readonly #bytes: Buffer;
   readonly #starts: Int32Array;
   readonly #ends: Int32Array;
@@ -84,15 +88,15 @@ export class SpecsData {
 
   constructor(parts: {
     notice: DownloadNotice | undefined;
-    deviceIds: string[];
-    deviceIndex: Map<string, number>;
+    deviceIds: readonly string[];
+    deviceIndex: ReadonlyMap<string, number>;
     sources: DeviceSources;
-    deviceVendors: string[];
-    deviceModels: string[];
-    deviceAliases: (readonly string[])[];
-    extraIds: string[];
-    extras: Required<ExtraSpecs>[];
-    extraIndex: Map<string, number>;
+    deviceVendors: readonly string[];
+    deviceModels: readonly string[];
+    deviceAliases: readonly (readonly string[])[];
+    extraIds: readonly string[];
+    extras: readonly Required<ExtraSpecs>[];
+    extraIndex: ReadonlyMap<string, number>;
     owned: boolean;
   }) {
     this.notice = parts.notice;
@@ -122,6 +126,17 @@ export class SpecsData {
       this.records[index] = record;
     }
     return record;
+  }
+
+  /**
+   * The device's normalised record (what a snapshot keeps), without keeping it: a data set that
+   * writes a snapshot holds no more records than before.
+   */
+  recordOf(index: number): DeviceSpecs {
+    return (
+      this.records[index] ??
+      normaliseDeviceSpecs(this.sources.specs(index), this.sources.parsesAnew && this.owned)
+    );
   }
 
   /** Every device record, normalised, in download order. */

@@ -22,7 +22,7 @@ function scanMemory(useModule: boolean): ScanMemory {
   const trees = readTrees(parseOrderedJson(text));
   const extra = runToEnd(automatonTablesSteps([trees.platform, trees.browser], "extra", CLASS_ENTRIES));
   const device = runToEnd(automatonTablesSteps([trees.ua0, trees.ua1], "device", extra.delta.length));
-  return new ScanMemory(device, extra, 2, 2, useModule);
+  return ScanMemory.fromTables(device, extra, 2, 2, useModule);
 }
 
 describe("ScanMemory", () => {
