@@ -10,6 +10,12 @@ import { HdDataError } from "../errors.js";
 export const SPECS_FILE_NAME = "hd3specs.json";
 /** File name of the trees download in a cache directory (what fetchtrees returns). */
 export const TREES_FILE_NAME = "hd3trees.json";
+/**
+ * File name of the engine snapshot a sync writes into each generation beside the pair (see
+ * `LocalEngine.writeSnapshot`): the pair compiled, which loads in a small part of the pair's time.
+ * The pair stays the truth: a snapshot that is missing, stale or damaged is passed over for it.
+ */
+export const SNAPSHOT_FILE_NAME = "hd3snapshot.bin";
 /** Suffix of the previous good pair of the legacy flat layout (`hd3specs.json.prev`, `hd3trees.json.prev`). */
 export const PREVIOUS_SUFFIX = ".prev";
 /**
@@ -57,6 +63,8 @@ export interface DataPair {
   readonly generation: string | undefined;
   /** The sizes the sync wrote (a pointer's pair): a file of another size was changed since. */
   readonly sizes: { readonly specsBytes: number; readonly treesBytes: number } | undefined;
+  /** The engine snapshot of a generation's pair (which may be missing); `undefined` for the flat files. */
+  readonly snapshotFile: string | undefined;
 }
 
 /** What a directory holds: the pair to use, and the one to fall back to. */
@@ -81,14 +89,19 @@ export function flatPair(dir: string, suffix = ""): DataPair {
     treesFile: join(dir, TREES_FILE_NAME + suffix),
     generation: undefined,
     sizes: undefined,
+    snapshotFile: undefined,
   };
 }
 
-/** The paths of the two files in a generation directory. */
-export function generationFiles(dir: string, generation: string): { specsFile: string; treesFile: string } {
+/** The paths of the two files in a generation directory, and of their snapshot. */
+export function generationFiles(
+  dir: string,
+  generation: string,
+): { specsFile: string; treesFile: string; snapshotFile: string } {
   return {
     specsFile: join(dir, generation, SPECS_FILE_NAME),
     treesFile: join(dir, generation, TREES_FILE_NAME),
+    snapshotFile: join(dir, generation, SNAPSHOT_FILE_NAME),
   };
 }
 

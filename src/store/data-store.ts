@@ -1,10 +1,13 @@
 // The local data store: loads the specs + trees pair from a cache directory and syncs it safely.
 
+import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { EngineDataInfo } from "../engine/data-info.js";
+import { type EngineDataInfo, fileSignature } from "../engine/data-info.js";
 import type { EngineData } from "../engine/engine-data.js";
 import { LocalEngine } from "../engine/local-engine.js";
+import { loadSnapshotData } from "../engine/snapshot-reader.js";
+import { writeSnapshotFile } from "../engine/snapshot-writer.js";
 import { clause, errorMessage, HdDataError, HdError, HdOptionError, HdSyncError } from "../errors.js";
 import { fileProblem } from "../file-problems.js";
 import { type Logger, warnOnce } from "../logger.js";
@@ -45,6 +48,7 @@ export {
   FLAT_PAIR_LINK_NAME,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
+  SNAPSHOT_FILE_NAME,
   SPECS_FILE_NAME,
   TREES_FILE_NAME,
 } from "./data-layout.js";
@@ -99,6 +103,16 @@ export const KNOWN_OPTIONS: KnownOptions<DataStoreOptions> = {
   fileSystem: true,
 };
 
+/** What `dataInfo.fileSignatures` says of a pair loaded from its snapshot: the two files as they are now. */
+async function signatures(pair: DataPair): Promise<{ specs: string; trees: string } | undefined> {
+  try {
+    const [specs, trees] = await Promise.all([stat(pair.specsFile), stat(pair.treesFile)]);
+    return { specs: fileSignature(specs), trees: fileSignature(trees) };
+  } catch {
+    return undefined;
+  }
+}
+
 function syncError(step: string, cause: unknown): HdSyncError {
   const context = cause instanceof HdError ? { status: cause.status, apiMessage: cause.apiMessage } : {};
   const message = errorMessage(cause);
@@ -119,7 +133,9 @@ function syncError(step: string, cause: unknown): HdSyncError {
  * keeps it fresh with {@link sync}.
  *
  * A sync writes both files into a new generation directory (`hd3gen-<time>-<pid>-<random>`),
- * validates them by building a complete new data set, flushes them to disk, and then renames one
+ * validates them by building a complete new data set, writes that data set's engine snapshot
+ * beside them (`hd3snapshot.bin`, which loads far faster than the pair; a load prefers it and
+ * falls back to the pair when it is missing or does not load), flushes them to disk, and then renames one
  * small pointer file (`hd3current.json`) over the old one: that one rename decides the pair, so a
  * sync killed at any point leaves the old pair or the new one, never a mix. The pointer also names
  * the previous generation, kept for fallback; older ones and the leftovers of interrupted syncs
@@ -231,12 +247,36 @@ export class DataStore {
     return this.loadPair((await readLayout(this.dir)).current);
   }
 
+  /**
+   * Loads a pair: from the generation's snapshot when it has one that loads, else from the two
+   * JSON files. A snapshot that is there but does not load (stale, of another format, damaged)
+   * is passed over with a warning (`HD_STORE_SNAPSHOT_UNUSED`); one that is not there, silently
+   * (generations synced by earlier versions, or kept from flat files, have none).
+   */
   private async loadPair(pair: DataPair): Promise<EngineData> {
     await checkSizes(pair, (file) => this.fs.stat(file));
-    return LocalEngine.loadData(pair.specsFile, pair.treesFile, {
-      logger: this.logger,
-      matcher: this.matcher,
-    });
+    const options = { logger: this.logger, matcher: this.matcher };
+    if (pair.snapshotFile !== undefined) {
+      try {
+        return await loadSnapshotData(pair.snapshotFile, options, {
+          sizes: pair.sizes,
+          sources: {
+            specsFile: pair.specsFile,
+            treesFile: pair.treesFile,
+            fileSignatures: await signatures(pair),
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof HdDataError)) throw error;
+        if ((error.cause as NodeJS.ErrnoException | undefined)?.code !== "ENOENT") {
+          this.logger.warn(`${clause(error.message)}; loading the JSON pair beside it instead.`, {
+            code: "HD_STORE_SNAPSHOT_UNUSED",
+            file: pair.snapshotFile,
+          });
+        }
+      }
+    }
+    return LocalEngine.loadData(pair.specsFile, pair.treesFile, options);
   }
 
   private install(data: EngineData): LocalEngine {
@@ -350,10 +390,12 @@ export class DataStore {
       const specsBytes = (await step("downloading the specs", () => download("specs", pair.specsFile))).bytes;
       const treesBytes = (await step("downloading the trees", () => download("trees", pair.treesFile))).bytes;
 
-      // 2. Validate by building the complete new data set (what the engine will use).
+      // 2. Validate by building the complete new data set (what the engine will use), and
+      //    write its snapshot beside the pair: what the next start or reload loads.
       const data = await step("validating the downloaded data", () =>
         LocalEngine.loadData(pair.specsFile, pair.treesFile, { logger: this.logger, matcher: this.matcher }),
       );
+      await this.writeSnapshot(data, pair.snapshotFile);
 
       // 3. Flush the generation, find the previous pair to keep, and switch the pointer.
       const record = await step("flushing the downloaded files", () => this.sealGeneration(generation));
@@ -423,6 +465,22 @@ export class DataStore {
     await this.fs.copyFile(layout.current.specsFile, kept.specsFile);
     await this.fs.copyFile(layout.current.treesFile, kept.treesFile);
     return this.sealGeneration(generation);
+  }
+
+  /**
+   * Writes the engine snapshot of a new generation. A failure is a warning
+   * (`HD_STORE_SNAPSHOT_WRITE`), not the sync's: the pair is the truth, and a generation without
+   * a snapshot loads from it.
+   */
+  private async writeSnapshot(data: EngineData, file: string): Promise<void> {
+    try {
+      await writeSnapshotFile(data, file);
+    } catch (error) {
+      this.warn(
+        "HD_STORE_SNAPSHOT_WRITE",
+        `Could not write the engine snapshot ${file} (${clause(errorMessage(error))}); the new data will load from its JSON pair.`,
+      );
+    }
   }
 
   /** Flushes a generation's files and directory to disk, and records the sizes the pointer keeps. */

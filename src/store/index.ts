@@ -17,6 +17,7 @@ export {
   hasCachedData,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
+  SNAPSHOT_FILE_NAME,
   SPECS_FILE_NAME,
   type SyncOptions,
   type SyncProgress,

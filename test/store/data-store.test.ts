@@ -22,6 +22,7 @@ import {
   hasCachedData,
   POINTER_FILE_NAME,
   PREVIOUS_SUFFIX,
+  SNAPSHOT_FILE_NAME,
   SPECS_FILE_NAME,
   TREES_FILE_NAME,
 } from "../../src/store/data-store.js";
@@ -244,6 +245,7 @@ describe("DataStore.sync", () => {
       [`${flatDir}/${TREES_FILE_NAME}`]: NEW_TREES,
       [`${current.generation}/${SPECS_FILE_NAME}`]: NEW_SPECS,
       [`${current.generation}/${TREES_FILE_NAME}`]: NEW_TREES,
+      [`${current.generation}/${SNAPSHOT_FILE_NAME}`]: expect.any(String),
       [`${previous?.generation}/${SPECS_FILE_NAME}`]: OLD_SPECS,
       [`${previous?.generation}/${TREES_FILE_NAME}`]: OLD_TREES,
     });
@@ -282,7 +284,11 @@ describe("DataStore.sync", () => {
       SPECS_FILE_NAME,
       TREES_FILE_NAME,
     ]);
-    expect(readdirSync(join(target, names[2] ?? "")).sort()).toEqual([SPECS_FILE_NAME, TREES_FILE_NAME]);
+    expect(readdirSync(join(target, names[2] ?? "")).sort()).toEqual([
+      SNAPSHOT_FILE_NAME,
+      SPECS_FILE_NAME,
+      TREES_FILE_NAME,
+    ]);
   });
 
   const failures: Array<[string, () => DataSource, string]> = [
