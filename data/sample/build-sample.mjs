@@ -4,6 +4,7 @@
 //
 // usage: node data/sample/build-sample.mjs           (rewrite the three files next to this script)
 //        node data/sample/build-sample.mjs --check   (exit 1 if the files differ from this source)
+// After a rewrite, `npm run build:sample-snapshot` rewrites sample-snapshot.bin from the new pair.
 //
 // Everything here is authored for this project from public spec sheets and public user-agent
 // formats. It is NOT the Handset Detection database. Device trees hold keys normalised with the

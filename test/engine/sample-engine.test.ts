@@ -45,10 +45,11 @@ describe("sampleEngine", () => {
 });
 
 describe("sampleDataFiles", () => {
-  it("points at the two sample files under data/sample", () => {
-    const { specsPath, treesPath } = sampleDataFiles();
+  it("points at the two sample files and their snapshot under data/sample", () => {
+    const { specsPath, treesPath, snapshotPath } = sampleDataFiles();
     expect(specsPath).toMatch(/data[\\/]sample[\\/]sample-specs\.json$/);
     expect(treesPath).toMatch(/data[\\/]sample[\\/]sample-trees\.json$/);
-    expect(existsSync(specsPath) && existsSync(treesPath)).toBe(true);
+    expect(snapshotPath).toMatch(/data[\\/]sample[\\/]sample-snapshot\.bin$/);
+    expect(existsSync(specsPath) && existsSync(treesPath) && existsSync(snapshotPath)).toBe(true);
   });
 });
