@@ -2,6 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import type { HdClientOptions } from "../client/options.js";
+import type { LocalEngine } from "../engine/local-engine.js";
 import { SAMPLE_DEVICES, sampleDataFiles } from "../engine/sample-facts.js";
 import { isHdNotFoundError, sentence } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -73,14 +74,25 @@ async function orReply<T>(call: Promise<T>): Promise<T | (ReplyStatus & Record<s
   }
 }
 
+/**
+ * Opens the local engine: the data directory's through its store (the current generation's
+ * snapshot when it loads, else its JSON pair; the previous generation when the current one does
+ * not load), or the sample database's shipped snapshot.
+ */
 async function openLocal(
   context: CommandContext,
   kind: "local" | "sample",
-  specsPath: string,
-  treesPath: string,
+  dir: string,
 ): Promise<AnswerSource> {
-  const { LocalEngine } = await import("../engine/local-engine.js");
-  const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
+  const logger = stderrLogger(context);
+  let engine: LocalEngine;
+  if (kind === "local") {
+    const { DataStore } = await import("../store/data-store.js");
+    engine = await new DataStore({ dir, logger }).load();
+  } else {
+    const { sampleEngine } = await import("../engine/sample-engine.js");
+    engine = sampleEngine({ logger });
+  }
   return {
     kind,
     detect: async (headers) => engine.detect(headers),
@@ -265,9 +277,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         );
       }
       note(context, `using local data in ${dir}`);
-      const { currentPair } = await import("../store/data-layout.js");
-      const pair = await currentPair(dir);
-      return openLocal(context, "local", pair.specsFile, pair.treesFile);
+      return openLocal(context, "local", dir);
     }
     case "cloud": {
       const source = await openCloud(context);
@@ -282,8 +292,7 @@ export async function openSource(context: CommandContext): Promise<AnswerSource>
         context,
         `using the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: a licence with downloads, then \`hd3 sync\`.`,
       );
-      const { specsPath, treesPath } = sampleDataFiles();
-      return openLocal(context, "sample", specsPath, treesPath);
+      return openLocal(context, "sample", dir);
     }
   }
 }

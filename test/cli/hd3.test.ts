@@ -1,7 +1,7 @@
 // `hd3`, run in-process through runCli: every command on the sample database, local data, the cloud, and failures.
 // hd3-binary.e2e.test.ts runs the built binary itself.
 
-import { copyFileSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -471,6 +471,27 @@ describe("hd3 sync (loopback test server)", () => {
     // The fixture has only some of the trees: the engine's warning goes to stderr like every note.
     expect(after.stderr).toContain("hd3: warning: the trees download lacks user-agent1");
     expect(after.stdout).toContain("Nokia");
+  });
+
+  it("writes an engine snapshot into the new generation, which later commands load; a damaged one gives way to the pair", async () => {
+    server.reset();
+    const dir = tmp.scratch("sync-snapshot");
+    expect((await hd3(["sync", "--quiet", "--data-dir", dir], creds)).code).toBe(0);
+    const generation = readdirSync(dir).find((name) => name.startsWith("hd3gen-")) as string;
+    expect(readdirSync(join(dir, generation)).sort()).toEqual([
+      "hd3snapshot.bin",
+      "hd3specs.json",
+      "hd3trees.json",
+    ]);
+
+    const fromSnapshot = await hd3(["detect", "--json", "--bare", "Nokia6300"], { HD_DATA_DIR: dir });
+    expect(fromSnapshot.stderr).not.toContain("hd3snapshot.bin");
+    const snapshot = join(dir, generation, "hd3snapshot.bin");
+    writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 100));
+    const fromPair = await hd3(["detect", "--json", "--bare", "Nokia6300"], { HD_DATA_DIR: dir });
+    expect(fromPair.stderr).toMatch(/hd3: warning: .*hd3snapshot\.bin.*truncated.*JSON pair/);
+    expect(fromPair.code).toBe(fromSnapshot.code);
+    expect(fromPair.stdout).toBe(fromSnapshot.stdout);
   });
 
   it("prints the summary as JSON with --json and no progress with --quiet", async () => {

@@ -112,8 +112,8 @@ async function openData(context: CommandContext, syncing: boolean): Promise<Serv
       );
     }
     const { specsPath, treesPath } = sampleDataFiles();
-    const { LocalEngine } = await import("../../engine/local-engine.js");
-    const engine = await LocalEngine.fromFiles(specsPath, treesPath, { logger: stderrLogger(context) });
+    const { sampleEngine } = await import("../../engine/sample-engine.js");
+    const engine = sampleEngine({ logger: stderrLogger(context) });
     note(
       context,
       `serving the SAMPLE database (${SAMPLE_DEVICES} devices). For the real one: \`hd3 sync\`, then --data-dir.`,
