@@ -3,12 +3,23 @@
 /** A run of instruction bytes; nested arrays are flattened when a function is assembled. */
 export type Code = readonly (number | Code)[];
 
+// The module is assembled on every load, mostly before the optimising compiler steps in: index
+// loops and nested arrays here, no spreads of long arrays, which the interpreter runs element by
+// element through the iterator protocol (with them, assembling took several times as long, a
+// large part of a snapshot's load; bench:snapshot).
+
 function flatten(code: Code, out: number[]): number[] {
-  for (const part of code) {
+  for (let i = 0; i < code.length; i++) {
+    const part = code[i] as number | Code;
     if (typeof part === "number") out.push(part);
     else flatten(part, out);
   }
   return out;
+}
+
+/** Appends `bytes` to `out`. */
+function append(out: number[], bytes: readonly number[]): void {
+  for (let i = 0; i < bytes.length; i++) out.push(bytes[i] as number);
 }
 
 function unsignedLeb(value: number): number[] {
@@ -40,13 +51,13 @@ const WORD_ALIGN = 2;
 
 /** i32 instructions, as byte runs. Addresses are byte addresses; `offset` is added to them. */
 export const op = {
-  get: (local: number): Code => [0x20, ...unsignedLeb(local)],
-  set: (local: number): Code => [0x21, ...unsignedLeb(local)],
-  tee: (local: number): Code => [0x22, ...unsignedLeb(local)],
-  const: (value: number): Code => [0x41, ...signedLeb(value)],
-  load: (offset = 0): Code => [0x28, WORD_ALIGN, ...unsignedLeb(offset)],
-  loadByte: (offset = 0): Code => [0x2d, 0, ...unsignedLeb(offset)],
-  store: (offset = 0): Code => [0x36, WORD_ALIGN, ...unsignedLeb(offset)],
+  get: (local: number): Code => [0x20, unsignedLeb(local)],
+  set: (local: number): Code => [0x21, unsignedLeb(local)],
+  tee: (local: number): Code => [0x22, unsignedLeb(local)],
+  const: (value: number): Code => [0x41, signedLeb(value)],
+  load: (offset = 0): Code => [0x28, WORD_ALIGN, unsignedLeb(offset)],
+  loadByte: (offset = 0): Code => [0x2d, 0, unsignedLeb(offset)],
+  store: (offset = 0): Code => [0x36, WORD_ALIGN, unsignedLeb(offset)],
   add: [0x6a] as Code,
   sub: [0x6b] as Code,
   mul: [0x6c] as Code,
@@ -62,11 +73,11 @@ export const op = {
   geS: [0x4e] as Code,
   select: [0x1b] as Code,
   /** `br depth`: to the end of an enclosing block, or the start of an enclosing loop. */
-  br: (depth: number): Code => [0x0c, ...unsignedLeb(depth)],
-  brIf: (depth: number): Code => [0x0d, ...unsignedLeb(depth)],
-  call: (index: number): Code => [0x10, ...unsignedLeb(index)],
-  block: (...body: Code[]): Code => [0x02, 0x40, ...body, 0x0b],
-  loop: (...body: Code[]): Code => [0x03, 0x40, ...body, 0x0b],
+  br: (depth: number): Code => [0x0c, unsignedLeb(depth)],
+  brIf: (depth: number): Code => [0x0d, unsignedLeb(depth)],
+  call: (index: number): Code => [0x10, unsignedLeb(index)],
+  block: (...body: Code[]): Code => [0x02, 0x40, body, 0x0b],
+  loop: (...body: Code[]): Code => [0x03, 0x40, body, 0x0b],
   /** `if` (and `else` when given) on the value on the stack. */
   if: (then: Code, otherwise?: Code): Code =>
     otherwise === undefined ? [0x04, 0x40, then, 0x0b] : [0x04, 0x40, then, 0x05, otherwise, 0x0b],
@@ -81,12 +92,17 @@ export interface WasmFunction {
   readonly body: Code;
 }
 
-function section(id: number, body: number[]): number[] {
-  return [id, ...unsignedLeb(body.length), ...body];
+/** Appends a section: its id, its size, its body. */
+function section(out: number[], id: number, body: readonly number[]): void {
+  out.push(id);
+  append(out, unsignedLeb(body.length));
+  append(out, body);
 }
 
-function name(text: string): number[] {
-  return [...unsignedLeb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
+/** Appends a name: its length, its characters (ASCII). */
+function name(out: number[], text: string): void {
+  append(out, unsignedLeb(text.length));
+  for (let i = 0; i < text.length; i++) out.push(text.charCodeAt(i));
 }
 
 /**
@@ -94,22 +110,44 @@ function name(text: string): number[] {
  * and holds `functions`, numbered in the order given (the index `op.call` takes).
  */
 export function assembleModule(pages: number, functions: readonly WasmFunction[]): Uint8Array {
-  const types = functions.map((f) => [0x60, ...unsignedLeb(f.params), ...Array(f.params).fill(I32), 0]);
-  const exported = functions.flatMap((f, index) =>
-    f.name === undefined ? [] : [[...name(f.name), 0, ...unsignedLeb(index)]],
-  );
-  const bodies = functions.map((f) => {
-    const body = [...(f.locals > 0 ? [1, ...unsignedLeb(f.locals), I32] : [0]), ...flatten(f.body, []), 0x0b];
-    return [...unsignedLeb(body.length), ...body];
+  const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const types: number[] = unsignedLeb(functions.length);
+  for (const f of functions) {
+    types.push(0x60);
+    append(types, unsignedLeb(f.params));
+    for (let p = 0; p < f.params; p++) types.push(I32);
+    types.push(0);
+  }
+  section(out, 1, types);
+  const imports: number[] = [1];
+  name(imports, "env");
+  name(imports, "memory");
+  imports.push(0x02, 0x00);
+  append(imports, unsignedLeb(pages));
+  section(out, 2, imports);
+  const declared: number[] = unsignedLeb(functions.length);
+  for (let index = 0; index < functions.length; index++) append(declared, unsignedLeb(index));
+  section(out, 3, declared);
+  const exported: number[] = [];
+  let exports = 0;
+  functions.forEach((f, index) => {
+    if (f.name === undefined) return;
+    exports++;
+    name(exported, f.name);
+    exported.push(0);
+    append(exported, unsignedLeb(index));
   });
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [...unsignedLeb(types.length), ...types.flat()]),
-    ...section(2, [1, ...name("env"), ...name("memory"), 0x02, 0x00, ...unsignedLeb(pages)]),
-    ...section(3, [...unsignedLeb(functions.length), ...functions.flatMap((_, index) => unsignedLeb(index))]),
-    ...section(7, [...unsignedLeb(exported.length), ...exported.flat()]),
-    ...section(10, [...unsignedLeb(bodies.length), ...bodies.flat()]),
-  ]);
+  section(out, 7, [...unsignedLeb(exports), ...exported]);
+  const code: number[] = unsignedLeb(functions.length);
+  for (const f of functions) {
+    const body: number[] = f.locals > 0 ? [1, ...unsignedLeb(f.locals), I32] : [0];
+    flatten(f.body, body);
+    body.push(0x0b);
+    append(code, unsignedLeb(body.length));
+    append(code, body);
+  }
+  section(out, 10, code);
+  return Uint8Array.from(out);
 }
 
 /** A WebAssembly memory, as far as this package uses one. */
