@@ -27,10 +27,12 @@ export function* compiledSieveSteps(
 
 /**
  * A {@link CompiledSieve} over tables already in a scan memory (a snapshot's), built from
- * `trees`: only the direct trees' hash tables are made here.
+ * `trees`: nothing is compiled, and the direct trees' hash tables are made on first use.
  */
 export function compiledSieveOver(trees: TreesData, memory: ScanMemory): CompiledSieve {
-  return new CompiledSieve(trees, {}, runToEnd(partsOverSteps(trees, memory)));
+  const device = new SieveAutomaton([trees.ua0, trees.ua1], "device", memory);
+  const extra = new SieveAutomaton([trees.platform, trees.browser], "extra", memory);
+  return new CompiledSieve(trees, {}, { memory, device, extra, opera0: undefined, profile0: undefined });
 }
 
 /** What a {@link CompiledSieve} is made of besides its trees. */
@@ -38,8 +40,9 @@ interface CompiledSieveParts {
   memory: ScanMemory;
   device: SieveAutomaton;
   extra: SieveAutomaton;
-  opera0: DirectIndex;
-  profile0: DirectIndex;
+  /** The direct trees' indexes; made from the trees on first use when undefined. */
+  opera0: DirectIndex | undefined;
+  profile0: DirectIndex | undefined;
 }
 
 function* partsSteps(trees: TreesData, options: CompiledSieveOptions): Steps<CompiledSieveParts> {
@@ -88,8 +91,9 @@ export class CompiledSieve implements SieveMatcher {
   /** Both automatons' tables (what a snapshot keeps of them). */
   readonly memory: ScanMemory;
 
-  private readonly opera0: DirectIndex;
-  private readonly profile0: DirectIndex;
+  private readonly trees: TreesData;
+  private opera0: DirectIndex | undefined;
+  private profile0: DirectIndex | undefined;
 
   /** `parts` are built from `trees`: here in one go, unless {@link compiledSieveSteps} built them in steps. */
   constructor(
@@ -97,6 +101,7 @@ export class CompiledSieve implements SieveMatcher {
     options: CompiledSieveOptions = {},
     parts = runToEnd(partsSteps(trees, options)),
   ) {
+    this.trees = trees;
     this.memory = parts.memory;
     this.deviceAutomaton = parts.device;
     this.extraAutomaton = parts.extra;
@@ -105,10 +110,12 @@ export class CompiledSieve implements SieveMatcher {
   }
 
   operaMini(raw: string): number {
+    this.opera0 ??= new DirectIndex(this.trees.opera0);
     return this.opera0.find(raw);
   }
 
   profile(raw: string): number {
+    this.profile0 ??= new DirectIndex(this.trees.profile0);
     return this.profile0.find(raw);
   }
 

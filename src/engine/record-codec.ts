@@ -100,18 +100,24 @@ export class EncodedRecords {
   readonly #ends: Int32Array;
   readonly #keyLists: (readonly string[])[];
   readonly #pool: StringPoolView;
+  readonly #damaged: (problem: string) => Error;
 
-  /** Call only with blocks that {@link encodedRecordsProblem} passed. */
+  /**
+   * Call only with blocks that {@link encodedRecordsProblem} passed. Each record is checked when
+   * it is first read (see {@link recordProblem}); one that fails is `damaged`'s error.
+   */
   constructor(
     numbers: Int32Array,
     ends: Int32Array,
     keyListKeys: Int32Array,
     keyListEnds: Int32Array,
     pool: StringPoolView,
+    damaged: (problem: string) => Error,
   ) {
     this.#numbers = numbers;
     this.#ends = ends;
     this.#pool = pool;
+    this.#damaged = damaged;
     this.#keyLists = [];
     for (let list = 0, start = 0; list < keyListEnds.length; list++) {
       const stop = keyListEnds[list] as number;
@@ -129,6 +135,8 @@ export class EncodedRecords {
   specs(index: number): Record<string, unknown> {
     const numbers = this.#numbers;
     const pool = this.#pool;
+    const problem = recordProblem(numbers, this.#ends, this.#keyLists, pool, index);
+    if (problem !== undefined) throw this.#damaged(problem);
     let at = index === 0 ? 0 : (this.#ends[index - 1] as number);
     const keys = this.#keyLists[numbers[at++] as number] as readonly string[];
     const out: Record<string, unknown> = {};
@@ -150,61 +158,70 @@ export class EncodedRecords {
 }
 
 /**
- * Why encoded records could not be read back, or undefined: every record must start with a key
- * list there is, hold one value per key and end where its end says; every string number must
- * be in the pool; every JSON value parse. Checked once at load, so that reading a record never
- * fails (a snapshot that passes its checksum could still have been crafted).
+ * Why the encoded records' key lists could not be read back, or undefined: every key must be in
+ * the pool and the lists must follow each other. Checked at load; each record is checked when
+ * first read ({@link recordProblem}), so that a snapshot's load does not walk every record.
  */
 export function encodedRecordsProblem(
-  numbers: Int32Array,
-  ends: Int32Array,
   keyListKeys: Int32Array,
   keyListEnds: Int32Array,
   pool: StringPoolView,
 ): string | undefined {
   const strings = pool.ends.length;
-  const isString = (n: number) => n >= 0 && n < strings;
   for (let k = 0; k < keyListKeys.length; k++) {
-    if (!isString(keyListKeys[k] as number)) return "a record key list names a string the pool lacks";
+    const n = keyListKeys[k] as number;
+    if (!(n >= 0 && n < strings)) return "a record key list names a string the pool lacks";
   }
   for (let list = 0, start = 0; list < keyListEnds.length; list++) {
     const stop = keyListEnds[list] as number;
     if (!(stop >= start && stop <= keyListKeys.length)) return "the record key lists overlap";
     start = stop;
   }
-  let at = 0;
-  for (let record = 0; record < ends.length; record++) {
-    const end = ends[record] as number;
-    if (!(end > at && end <= numbers.length)) return `device record ${record} lies outside the records`;
-    const list = numbers[at++] as number;
-    if (!(list >= 0 && list < keyListEnds.length))
-      return `device record ${record} names a key list there is not`;
-    const keyCount = (keyListEnds[list] as number) - (list === 0 ? 0 : (keyListEnds[list - 1] as number));
-    for (let key = 0; key < keyCount; key++) {
-      if (at >= end) return `device record ${record} lacks values`;
-      const first = numbers[at++] as number;
-      const payload = first >>> KIND_BITS;
-      const kind = first & KIND_MASK;
-      if (kind === KIND.list) {
-        if (at + payload > end) return `device record ${record} lacks values`;
-        for (const stop = at + payload; at < stop; at++) {
-          if (!isString(numbers[at] as number))
-            return `device record ${record} names a string the pool lacks`;
-        }
-      } else if (kind === KIND.string || kind === KIND.json) {
-        if (!isString(payload)) return `device record ${record} names a string the pool lacks`;
-        if (kind === KIND.json) {
-          try {
-            JSON.parse(poolString(pool, payload));
-          } catch {
-            return `device record ${record} holds a value that is not JSON`;
-          }
-        }
-      } else {
-        return `device record ${record} holds a value of no known kind`;
-      }
-    }
-    if (at !== end) return `device record ${record} holds more values than keys`;
-  }
   return undefined;
+}
+
+/**
+ * Why record `index` could not be read back, or undefined: it must start with a key list there
+ * is, hold one value per key and end where its end says; every string number must be in the
+ * pool and every JSON value parse (a snapshot that passes its checksum could still have been
+ * crafted). `ends` were checked to count up within `numbers` at load.
+ */
+export function recordProblem(
+  numbers: Int32Array,
+  ends: Int32Array,
+  keyLists: readonly (readonly string[])[],
+  pool: StringPoolView,
+  index: number,
+): string | undefined {
+  const strings = pool.ends.length;
+  const isString = (n: number) => n >= 0 && n < strings;
+  let at = index === 0 ? 0 : (ends[index - 1] as number);
+  const end = ends[index] as number;
+  if (!(end > at)) return `device record ${index} is empty`;
+  const keys = keyLists[numbers[at++] as number];
+  if (keys === undefined) return `device record ${index} names a key list there is not`;
+  for (let key = 0; key < keys.length; key++) {
+    if (at >= end) return `device record ${index} lacks values`;
+    const first = numbers[at++] as number;
+    const payload = first >>> KIND_BITS;
+    const kind = first & KIND_MASK;
+    if (kind === KIND.list) {
+      if (at + payload > end) return `device record ${index} lacks values`;
+      for (const stop = at + payload; at < stop; at++) {
+        if (!isString(numbers[at] as number)) return `device record ${index} names a string the pool lacks`;
+      }
+    } else if (kind === KIND.string || kind === KIND.json) {
+      if (!isString(payload)) return `device record ${index} names a string the pool lacks`;
+      if (kind === KIND.json) {
+        try {
+          JSON.parse(poolString(pool, payload));
+        } catch {
+          return `device record ${index} holds a value that is not JSON`;
+        }
+      }
+    } else {
+      return `device record ${index} holds a value of no known kind`;
+    }
+  }
+  return at === end ? undefined : `device record ${index} holds more values than keys`;
 }

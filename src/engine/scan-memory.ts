@@ -351,9 +351,9 @@ function automatonProblem(
     const last = first + (stride >> 2);
     for (let column = first + 1; column < last; column++) {
       const entry = words[column] as number;
-      const target = entry >= 0 ? entry : -entry - 1;
-      // A whole number of rows past the root: the division is exact for each, as it is below 2^31.
-      const state = (target - root) / stride;
+      // `-address - 1` is the address with every bit flipped. A row is a whole number of rows
+      // past the root: the division is exact for each, as addresses are below 2^31.
+      const state = ((entry ^ (entry >> 31)) - root) / stride;
       if (!(state >= 0 && state < states && state === Math.floor(state))) {
         return `a transition of the ${name} automaton leads out of its rows`;
       }

@@ -10,7 +10,7 @@ import type { DownloadNotice, ExtraSpecs } from "../types.js";
 import { CLASS_ENTRIES } from "./automaton-tables.js";
 import { compiledSieveOver } from "./compiled-sieve.js";
 import { crc32 } from "./crc32.js";
-import { DEVICE_STEP, stepIds } from "./detection.js";
+import { DEVICE_STEP, type DeviceStep } from "./detection.js";
 import { type DataSources, dataInfo, type EngineData, warnAboutData, withCaches } from "./engine-data.js";
 import {
   type LocalEngineOptions,
@@ -18,7 +18,7 @@ import {
   resolveEngineOptions,
 } from "./engine-options.js";
 import { NaiveSieve, type SieveMatcher } from "./naive-sieve.js";
-import { EncodedRecords, encodedRecordsProblem, type StringPoolView } from "./record-codec.js";
+import { EncodedRecords, encodedRecordsProblem, poolString, type StringPoolView } from "./record-codec.js";
 import { ScanMemory, type ScanMemoryShape, shapeProblem } from "./scan-memory.js";
 import { SLICE_MS } from "./slices.js";
 import {
@@ -170,37 +170,45 @@ function* snapshotSteps(
   yield;
 
   // 5. What the blocks hold, each checked as it is read: a file that passes its checksums may
-  //    still have been crafted, and no number of it may lead a detection outside its data.
-  const strings = blocks.strings(blocks.pool("strings", "stringEnds", number("stringsWide") === 1));
-  yield;
+  //    still have been crafted, and no number of it may lead a detection outside its data. What
+  //    detection reads is read now; what only `explain` and the device calls read (the trees'
+  //    keys and ids, the device columns, the direct trees) on first use.
+  const strings = new PoolStrings(blocks, blocks.pool("strings", "stringEnds", number("stringsWide") === 1));
   const counts = { devices: number("devices"), extras: number("extras") };
   if (!(counts.devices >= 0 && counts.extras >= 0)) throw damaged("its record counts are negative");
   const specs = readSpecsBlocks(blocks, strings, counts, number("recordStringsWide") === 1);
   yield;
   const trees = readTreesBlocks(blocks, strings, number("reorderedKeys"));
-  yield;
-  const stepDevice = readStepDevice(blocks, trees, counts.devices);
+  const ruleCount = (field: (typeof SIEVE_FIELDS)[number]) => blocks.ints(`${field}.ruleFilter`).length;
+  const stepDevice = readStepDevice(blocks, counts.devices, {
+    [DEVICE_STEP.operaMini]: blocks.ints("opera0.keys").length,
+    [DEVICE_STEP.profile]: blocks.ints("profile0.keys").length,
+    [DEVICE_STEP.wapProfile]: blocks.ints("profile0.keys").length,
+    [DEVICE_STEP.sieve]: ruleCount("ua0"),
+    [DEVICE_STEP.generic]: ruleCount("ua1"),
+  });
   fillClassEntries(blocks, memory.words);
+  yield;
   const tablesTrouble = memory.tablesProblem({
-    device: [trees.ua0.ruleId.length, trees.ua1.ruleId.length],
-    extra: [trees.platform.ruleId.length, trees.browser.ruleId.length],
+    device: [ruleCount("ua0"), ruleCount("ua1")],
+    extra: [ruleCount("platform"), ruleCount("browser")],
   });
   if (tablesTrouble !== undefined) throw damaged(tablesTrouble);
   yield;
   const matcher: SieveMatcher =
     resolved.matcher === "naive" ? new NaiveSieve(trees) : compiledSieveOver(trees, memory);
-  const missingDeviceIds = blocks.column("missingDeviceIds", strings);
-  const extraSource = (name: BlockName, tree: SieveTree) =>
-    blocks.inRange(name, blocks.ints(name, tree.ruleId.length), counts.extras);
+  const missingDeviceIds = strings.column("missingDeviceIds");
+  const extraSource = (name: BlockName, field: (typeof SIEVE_FIELDS)[number]) =>
+    blocks.inRange(name, blocks.ints(name, ruleCount(field)), counts.extras);
   warnAboutData(resolved.logger, missingDeviceIds, trees);
   return withCaches({
     specs,
     trees,
     matcher,
     stepDevice,
-    platformRuleSource: extraSource("platformRuleSource", trees.platform),
-    platformRuleBrowserSource: extraSource("platformRuleBrowserSource", trees.platform),
-    browserRuleSource: extraSource("browserRuleSource", trees.browser),
+    platformRuleSource: extraSource("platformRuleSource", "platform"),
+    platformRuleBrowserSource: extraSource("platformRuleBrowserSource", "platform"),
+    browserRuleSource: extraSource("browserRuleSource", "browser"),
     missingDeviceIds,
     sourceSizes: sizes.specsBytes < 0 || sizes.treesBytes < 0 ? undefined : sizes,
     info: dataInfo(specs, trees, missingDeviceIds, resolved, startedAt, {
@@ -208,6 +216,65 @@ function* snapshotSteps(
       snapshotFile: file,
     }),
   });
+}
+
+/** Defines `key` of `target` as made by `make` on its first read, then kept as a plain value. */
+function later<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
+      return value;
+    },
+  });
+}
+
+/** A function that runs `work` on its first call only. */
+function once(work: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    work();
+    done = true;
+  };
+}
+
+/**
+ * The strings of a snapshot's pool, each cut from the pool on first use and kept, so that the
+ * columns that name a string share one.
+ */
+class PoolStrings {
+  readonly #blocks: SnapshotBlocks;
+  readonly #pool: StringPoolView;
+  readonly #strings: (string | undefined)[];
+
+  constructor(blocks: SnapshotBlocks, pool: StringPoolView) {
+    this.#blocks = blocks;
+    this.#pool = pool;
+    this.#strings = new Array<string | undefined>(pool.ends.length);
+  }
+
+  /** String `n`, named by block `name` (named in the error when there is no such string). */
+  at(n: number, name: BlockName): string {
+    let text = this.#strings[n];
+    if (text === undefined) {
+      if (!(n >= 0 && n < this.#strings.length))
+        throw this.#blocks.damaged(`block ${name} names a string it lacks`);
+      text = poolString(this.#pool, n);
+      this.#strings[n] = text;
+    }
+    return text;
+  }
+
+  /** A string column: the strings its numbers name, `count` of them when given. */
+  column(name: BlockName, count?: number): string[] {
+    const numbers = this.#blocks.ints(name, count);
+    const out = new Array<string>(numbers.length);
+    for (let i = 0; i < numbers.length; i++) out[i] = this.at(numbers[i] as number, name);
+    return out;
+  }
 }
 
 /**
@@ -265,30 +332,6 @@ class SnapshotBlocks {
     return { text, ends: this.ends(endsName, undefined, text.length) };
   }
 
-  /** Every string of a pool. */
-  strings(pool: StringPoolView): string[] {
-    const { text, ends } = pool;
-    const out = new Array<string>(ends.length);
-    for (let i = 0, from = 0; i < ends.length; i++) {
-      const to = ends[i] as number;
-      out[i] = text.slice(from, to);
-      from = to;
-    }
-    return out;
-  }
-
-  /** A string column: the strings its numbers name, `count` of them when given. */
-  column(name: BlockName, strings: readonly string[], count?: number): string[] {
-    const numbers = this.ints(name, count);
-    const out = new Array<string>(numbers.length);
-    for (let i = 0; i < numbers.length; i++) {
-      const text = strings[numbers[i] as number];
-      if (text === undefined) throw this.damaged(`block ${name} names a string it lacks`);
-      out[i] = text;
-    }
-    return out;
-  }
-
   /** A list of ends: numbers that count up from 0 to at most `limit`. */
   ends(name: BlockName, count: number | undefined, limit: number): Int32Array {
     const list = this.ints(name, count);
@@ -312,28 +355,19 @@ class SnapshotBlocks {
   }
 }
 
-/** The specs: ids, the fields the device calls read, the extras, and the encoded records. */
+/**
+ * The specs: the extras and the encoded records now (a detection reads them); the device
+ * columns, which only the device calls and `explain` read, on first use.
+ */
 function readSpecsBlocks(
   blocks: SnapshotBlocks,
-  strings: readonly string[],
+  strings: PoolStrings,
   counts: { devices: number; extras: number },
   recordsWide: boolean,
 ): SpecsData {
   const { devices, extras: extraCount } = counts;
-  const notices = blocks.ints("notices", 6);
-  const deviceIds = blocks.column("deviceIds", strings, devices);
-  const deviceIndex = new Map<string, number>();
-  for (let i = 0; i < devices; i++) deviceIndex.set(deviceIds[i] as string, i);
-  const aliases = blocks.column("aliases", strings);
-  const aliasEnds = blocks.ends("aliasEnds", devices, aliases.length);
-  const deviceAliases = new Array<readonly string[]>(devices);
-  for (let i = 0, start = 0; i < devices; i++) {
-    const stop = aliasEnds[i] as number;
-    deviceAliases[i] = stop === start ? EMPTY_LIST : Object.freeze(aliases.slice(start, stop));
-    start = stop;
-  }
-  const extraIds = blocks.column("extraIds", strings, extraCount);
-  const extraFields = blocks.column("extraFields", strings, 4 * extraCount);
+  const extraIds = strings.column("extraIds", extraCount);
+  const extraFields = strings.column("extraFields", 4 * extraCount);
   const extras = new Array<Required<ExtraSpecs>>(extraCount);
   const extraIndex = new Map<string, number>();
   for (let i = 0; i < extraCount; i++) {
@@ -350,16 +384,38 @@ function readSpecsBlocks(
   const recordEnds = blocks.ends("recordEnds", devices, records.length);
   const keyListKeys = blocks.ints("recordKeyListKeys");
   const keyListEnds = blocks.ints("recordKeyListEnds");
-  const problem = encodedRecordsProblem(records, recordEnds, keyListKeys, keyListEnds, pool);
+  const problem = encodedRecordsProblem(keyListKeys, keyListEnds, pool);
   if (problem !== undefined) throw blocks.damaged(problem);
+  let deviceIds: readonly string[] | undefined;
+  const ids = () => {
+    deviceIds ??= strings.column("deviceIds", devices);
+    return deviceIds;
+  };
   return new SpecsData({
-    notice: noticeAt(blocks, strings, notices, 0),
-    deviceIds,
-    deviceIndex,
-    sources: new EncodedRecords(records, recordEnds, keyListKeys, keyListEnds, pool),
-    deviceVendors: blocks.column("deviceVendors", strings, devices),
-    deviceModels: blocks.column("deviceModels", strings, devices),
-    deviceAliases,
+    notice: noticeAt(strings, blocks.ints("notices", 6), 0),
+    deviceIds: ids,
+    deviceIndex: () => {
+      const index = new Map<string, number>();
+      const list = ids();
+      for (let i = 0; i < list.length; i++) index.set(list[i] as string, i);
+      return index;
+    },
+    sources: new EncodedRecords(records, recordEnds, keyListKeys, keyListEnds, pool, (trouble) =>
+      blocks.damaged(trouble),
+    ),
+    deviceVendors: () => strings.column("deviceVendors", devices),
+    deviceModels: () => strings.column("deviceModels", devices),
+    deviceAliases: () => {
+      const aliases = strings.column("aliases");
+      const aliasEnds = blocks.ends("aliasEnds", devices, aliases.length);
+      const out = new Array<readonly string[]>(devices);
+      for (let i = 0, start = 0; i < devices; i++) {
+        const stop = aliasEnds[i] as number;
+        out[i] = stop === start ? EMPTY_LIST : Object.freeze(aliases.slice(start, stop));
+        start = stop;
+      }
+      return out;
+    },
     extraIds,
     extras,
     extraIndex,
@@ -368,56 +424,54 @@ function readSpecsBlocks(
 }
 
 /** The notice whose three strings start at `at` of the `notices` block, or undefined (-1). */
-function noticeAt(
-  blocks: SnapshotBlocks,
-  strings: readonly string[],
-  notices: Int32Array,
-  at: number,
-): DownloadNotice | undefined {
+function noticeAt(strings: PoolStrings, notices: Int32Array, at: number): DownloadNotice | undefined {
   if (notices[at] === -1) return undefined;
-  const text = (n: number) => {
-    const value = strings[notices[n] as number];
-    if (value === undefined) throw blocks.damaged("block notices names a string it lacks");
-    return value;
+  return {
+    note: strings.at(notices[at] as number, "notices"),
+    generated: strings.at(notices[at + 1] as number, "notices"),
+    source: strings.at(notices[at + 2] as number, "notices"),
   };
-  return { note: text(at), generated: text(at + 1), source: text(at + 2) };
 }
 
-/** The trees, each sieve tree's filters checked to hold its rules in order. */
-function readTreesBlocks(
-  blocks: SnapshotBlocks,
-  strings: readonly string[],
-  reorderedKeys: number,
-): TreesData {
+/**
+ * The trees. Detection reads none of their keys or ids (the scan memory holds what it needs), so
+ * each sieve tree's filter starts and rule filters are views now, and its keys and ids, checked
+ * to hold its rules in order, are read on first use; so are the direct trees and the id sets.
+ */
+function readTreesBlocks(blocks: SnapshotBlocks, strings: PoolStrings, reorderedKeys: number): TreesData {
   const sieve = (field: (typeof SIEVE_FIELDS)[number], name: string): SieveTree => {
-    const filterKey = blocks.column(`${field}.filterKey`, strings);
-    const filters = filterKey.length;
-    const ruleMatch = blocks.column(`${field}.ruleMatch`, strings);
-    const rules = ruleMatch.length;
-    const filterStart = blocks.ends(`${field}.filterStart`, filters + 1, rules);
-    if (filterStart[0] !== 0 || filterStart[filters] !== rules) {
-      throw blocks.damaged(`tree ${name}'s filters do not hold its rules`);
-    }
-    const ruleFilter = blocks.ints(`${field}.ruleFilter`, rules);
-    for (let r = 0; r < rules; r++) {
-      const f = ruleFilter[r] as number;
-      if (!(f >= 0 && f < filters && r >= (filterStart[f] as number) && r < (filterStart[f + 1] as number))) {
-        throw blocks.damaged(`tree ${name}'s rule ${r} is not among its filter's`);
+    const ruleFilter = blocks.ints(`${field}.ruleFilter`);
+    const rules = ruleFilter.length;
+    const filters = blocks.ints(`${field}.filterKey`).length;
+    const filterStart = blocks.ints(`${field}.filterStart`, filters + 1);
+    const check = once(() => {
+      blocks.ends(`${field}.filterStart`, filters + 1, rules);
+      if (filterStart[0] !== 0 || filterStart[filters] !== rules) {
+        throw blocks.damaged(`tree ${name}'s filters do not hold its rules`);
       }
-    }
-    return {
-      name,
-      filterOrder: blocks.column(`${field}.filterOrder`, strings, filters),
-      filterKey,
-      filterStart,
-      ruleMatch,
-      ruleId: blocks.column(`${field}.ruleId`, strings, rules),
-      ruleFilter,
+      for (let r = 0; r < rules; r++) {
+        const f = ruleFilter[r] as number;
+        if (
+          !(f >= 0 && f < filters && r >= (filterStart[f] as number) && r < (filterStart[f + 1] as number))
+        ) {
+          throw blocks.damaged(`tree ${name}'s rule ${r} is not among its filter's`);
+        }
+      }
+    });
+    const tree = { name, filterStart, ruleFilter } as SieveTree;
+    const column = (block: BlockName, count: number) => () => {
+      check();
+      return strings.column(block, count);
     };
+    later(tree, "filterOrder", column(`${field}.filterOrder`, filters));
+    later(tree, "filterKey", column(`${field}.filterKey`, filters));
+    later(tree, "ruleMatch", column(`${field}.ruleMatch`, rules));
+    later(tree, "ruleId", column(`${field}.ruleId`, rules));
+    return tree;
   };
-  const direct = (keys: BlockName, ids: BlockName): Map<string, string> => {
-    const keyList = blocks.column(keys, strings);
-    const idList = blocks.column(ids, strings, keyList.length);
+  const direct = (keys: BlockName, ids: BlockName) => (): Map<string, string> => {
+    const keyList = strings.column(keys);
+    const idList = strings.column(ids, keyList.length);
     const map = new Map<string, string>();
     for (let i = 0; i < keyList.length; i++) map.set(keyList[i] as string, idList[i] as string);
     return map;
@@ -425,34 +479,37 @@ function readTreesBlocks(
   const [ua0, ua1, platform, browser] = SIEVE_FIELDS.map((field, i) =>
     sieve(field, SIEVE_TREE_NAMES[i] as string),
   ) as [SieveTree, SieveTree, SieveTree, SieveTree];
-  const profile0 = direct("profile0.keys", "profile0.ids");
-  const opera0 = direct("opera0.keys", "opera0.ids");
-  return {
-    notice: noticeAt(blocks, strings, blocks.ints("notices", 6), 3),
+  const trees = {
+    notice: noticeAt(strings, blocks.ints("notices", 6), 3),
     ua0,
     ua1,
     platform,
     browser,
-    profile0,
-    opera0,
-    profile0Ids: [...profile0.values()],
-    opera0Ids: [...opera0.values()],
-    names: blocks.column("treeNames", strings),
-    deviceIds: new Set(blocks.column("treeDeviceIds", strings)),
-    extraIds: new Set(blocks.column("treeExtraIds", strings)),
-    missingTrees: blocks.column("missingTrees", strings),
+    names: strings.column("treeNames"),
+    missingTrees: strings.column("missingTrees"),
     reorderedKeys,
-  };
+  } as Partial<TreesData> as TreesData;
+  later(trees, "profile0", direct("profile0.keys", "profile0.ids"));
+  later(trees, "opera0", direct("opera0.keys", "opera0.ids"));
+  later(trees, "profile0Ids", () => [...trees.profile0.values()]);
+  later(trees, "opera0Ids", () => [...trees.opera0.values()]);
+  later(trees, "deviceIds", () => new Set(strings.column("treeDeviceIds")));
+  later(trees, "extraIds", () => new Set(strings.column("treeExtraIds")));
+  return trees;
 }
 
-/** `EngineData.stepDevice`: per device step, as long as the ids of the tree it reads. */
-function readStepDevice(blocks: SnapshotBlocks, trees: TreesData, devices: number): Int32Array[] {
+/** `EngineData.stepDevice`: per device step, as many devices as the tree it reads has rules or keys. */
+function readStepDevice(
+  blocks: SnapshotBlocks,
+  devices: number,
+  lengths: Readonly<Record<Exclude<DeviceStep, 0>, number>>,
+): Int32Array[] {
   const all = blocks.inRange("stepDevice", blocks.ints("stepDevice"), devices);
   const stepDevice: Int32Array[] = [new Int32Array(0)];
   let at = 0;
   for (const step of Object.values(DEVICE_STEP)) {
     if (step === DEVICE_STEP.none) continue;
-    const length = stepIds(trees, step).length;
+    const length = lengths[step];
     if (at + length > all.length) throw blocks.damaged("block stepDevice is shorter than the trees");
     stepDevice[step] = all.subarray(at, at + length);
     at += length;

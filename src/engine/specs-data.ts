@@ -64,53 +64,82 @@ class EntrySources implements DeviceSources {
 export class SpecsData {
   /** `_notice` of the download, when present. */
   readonly notice: DownloadNotice | undefined;
-  /** Device ids in download order (a repeated id keeps its first place and its last record). */
-  readonly deviceIds: readonly string[];
-  /** Device id to index. */
-  readonly deviceIndex: ReadonlyMap<string, number>;
   /** Extra ids in download order. */
   readonly extraIds: readonly string[];
   /** Normalised extra records (four string fields, empty when absent), parallel to `extraIds`. */
   readonly extras: readonly Required<ExtraSpecs>[];
   /** Extra id to index in `extras`. */
   readonly extraIndex: ReadonlyMap<string, number>;
-  /**
-   * `general_vendor`, `general_model` and `general_aliases` of each device as its normalised
-   * record holds them, for the device calls: they list and find devices without parsing every
-   * record.
-   */
-  readonly deviceVendors: readonly string[];
-  readonly deviceModels: readonly string[];
-  readonly deviceAliases: readonly (readonly string[])[];
   private readonly sources: DeviceSources;
   private readonly records: Array<DeviceSpecs | undefined>;
   private readonly owned: boolean;
+  #deviceIds: Later<readonly string[]>;
+  #deviceIndex: Later<ReadonlyMap<string, number>>;
+  #deviceVendors: Later<readonly string[]>;
+  #deviceModels: Later<readonly string[]>;
+  #deviceAliases: Later<readonly (readonly string[])[]>;
 
+  /**
+   * The device columns may be given as functions that make them: each is then made on its first
+   * use (a snapshot's load leaves what detection does not read for the calls that do).
+   */
   constructor(parts: {
     notice: DownloadNotice | undefined;
-    deviceIds: readonly string[];
-    deviceIndex: ReadonlyMap<string, number>;
+    deviceIds: Later<readonly string[]>;
+    deviceIndex: Later<ReadonlyMap<string, number>>;
     sources: DeviceSources;
-    deviceVendors: readonly string[];
-    deviceModels: readonly string[];
-    deviceAliases: readonly (readonly string[])[];
+    deviceVendors: Later<readonly string[]>;
+    deviceModels: Later<readonly string[]>;
+    deviceAliases: Later<readonly (readonly string[])[]>;
     extraIds: readonly string[];
     extras: readonly Required<ExtraSpecs>[];
     extraIndex: ReadonlyMap<string, number>;
     owned: boolean;
   }) {
     this.notice = parts.notice;
-    this.deviceIds = parts.deviceIds;
-    this.deviceIndex = parts.deviceIndex;
+    this.#deviceIds = parts.deviceIds;
+    this.#deviceIndex = parts.deviceIndex;
     this.sources = parts.sources;
     this.records = new Array(parts.sources.count);
-    this.deviceVendors = parts.deviceVendors;
-    this.deviceModels = parts.deviceModels;
-    this.deviceAliases = parts.deviceAliases;
+    this.#deviceVendors = parts.deviceVendors;
+    this.#deviceModels = parts.deviceModels;
+    this.#deviceAliases = parts.deviceAliases;
     this.extraIds = parts.extraIds;
     this.extras = parts.extras;
     this.extraIndex = parts.extraIndex;
     this.owned = parts.owned;
+  }
+
+  /** Device ids in download order (a repeated id keeps its first place and its last record). */
+  get deviceIds(): readonly string[] {
+    if (typeof this.#deviceIds === "function") this.#deviceIds = this.#deviceIds();
+    return this.#deviceIds;
+  }
+
+  /** Device id to index. */
+  get deviceIndex(): ReadonlyMap<string, number> {
+    if (typeof this.#deviceIndex === "function") this.#deviceIndex = this.#deviceIndex();
+    return this.#deviceIndex;
+  }
+
+  /**
+   * `general_vendor`, `general_model` and `general_aliases` of each device as its normalised
+   * record holds them, for the device calls: they list and find devices without parsing every
+   * record.
+   */
+  get deviceVendors(): readonly string[] {
+    if (typeof this.#deviceVendors === "function") this.#deviceVendors = this.#deviceVendors();
+    return this.#deviceVendors;
+  }
+
+  get deviceModels(): readonly string[] {
+    if (typeof this.#deviceModels === "function") this.#deviceModels = this.#deviceModels();
+    return this.#deviceModels;
+  }
+
+  get deviceAliases(): readonly (readonly string[])[] {
+    if (typeof this.#deviceAliases === "function") this.#deviceAliases = this.#deviceAliases();
+    return this.#deviceAliases;
   }
 
   /** Number of device records. */
@@ -145,6 +174,9 @@ export class SpecsData {
     return this.records as DeviceSpecs[];
   }
 }
+
+/** A value, or a function that makes it on first use. */
+export type Later<T> = T | (() => T);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);

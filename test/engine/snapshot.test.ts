@@ -300,19 +300,38 @@ describe("a snapshot that cannot be used", () => {
     }
   });
 
-  it("was crafted with good checksums but records or strings that name what is not there", async () => {
+  it("was crafted with good checksums but rule or device numbers that name what is not there", async () => {
     for (const [name, value] of [
-      ["records", 0x7fffffff],
-      ["deviceIds", 99_999],
       ["stepDevice", 99_999],
-      ["ua0.ruleFilter", -5],
       ["recordEnds", -1],
+      ["platformRuleSource", 4096],
     ] as const) {
       const bad = Buffer.from(good);
       const { offset, length } = blockAt(bad, name);
       expect(length).toBeGreaterThan(0);
       bad.writeInt32LE(value, offset);
       expect((await loadError(withChecksums(bad))).message).toMatch(/damaged/);
+    }
+  });
+
+  it("was crafted with good checksums but keys, ids or records that name what is not there: an HdDataError when first read", async () => {
+    for (const [name, value, read] of [
+      ["deviceIds", 99_999, (engine: LocalEngine) => engine.whatHas("general_vendor", "v")],
+      ["deviceVendors", -2, (engine: LocalEngine) => engine.vendors()],
+      ["ua0.ruleFilter", -5, (engine: LocalEngine) => engine.explain({ "user-agent": "Nokia6620" })],
+      ["ua0.ruleMatch", 1 << 30, (engine: LocalEngine) => engine.explain({ "user-agent": "Nokia6620" })],
+      ["profile0.keys", -1, (engine: LocalEngine) => engine.detect({ profile: "http://example.com/a.xml" })],
+      ["records", 0x7fffffff, (engine: LocalEngine) => engine.devices()],
+    ] as const) {
+      const bad = Buffer.from(good);
+      const { offset } = blockAt(bad, name);
+      bad.writeInt32LE(value, offset);
+      const file = join(dir, "crafted.snapshot");
+      writeFileSync(file, withChecksums(bad));
+      const engine = await LocalEngine.fromSnapshot(file, { logger: silentLogger });
+      // Detection works on (the record of device 14 is not the first, which "records" damages).
+      expect(engine.detect({ "user-agent": "linux linuxphone" }).status).toBe(0);
+      expect(() => read(engine)).toThrow(expect.objectContaining({ code: "ERR_HD_DATA", file }));
     }
   });
 
