@@ -36,8 +36,18 @@ import {
 import { SpecsData } from "./specs-data.js";
 import { SIEVE_TREE_NAMES, type SieveTree, type TreesData } from "./tree-data.js";
 
-/** What the reader asks of its driver: these bytes of the file read into `target`; or nothing, a place to pause. */
-type ReadRequest = { readonly target: Uint8Array; readonly position: number } | undefined;
+/**
+ * What the reader asks of its driver: these bytes of the file read into `target`, before the
+ * steps go on or (`meanwhile`) while they do; {@link WAIT} for what is read meanwhile; or
+ * nothing, a place to pause.
+ */
+type ReadRequest =
+  | { readonly target: Uint8Array; readonly position: number; readonly meanwhile?: boolean }
+  | typeof WAIT
+  | undefined;
+
+/** Asks the driver to wait for the read it started meanwhile. */
+const WAIT = "wait";
 
 /** The reading as steps: each read it needs is yielded, and so are the places where it may pause. */
 type ReadSteps<T> = Generator<ReadRequest, T, void>;
@@ -154,7 +164,7 @@ function* snapshotSteps(
   const problem = shapeProblem(shape);
   if (problem !== undefined) throw damaged(problem);
 
-  // 4. The tables, read straight into the scan memory, and their checksum.
+  // 4. The tables, read straight into the scan memory (their checksum is checked below).
   let memory: ScanMemory;
   try {
     memory = new ScanMemory(shape, resolved.matcher === "compiled");
@@ -163,11 +173,11 @@ function* snapshotSteps(
   }
   if (memory.tablesEnd - memory.tablesStart !== tablesLength)
     throw damaged("its tables are not of their shape's size");
+  // The tables are read while the blocks are (most of the read's time goes to the memory's
+  // first writes, in the thread that reads): the front's checksum has passed, and nothing below
+  // touches the tables until the read is done and their own checksum has passed.
   const image = new Uint8Array(memory.words.buffer, memory.tablesStart, tablesLength);
-  yield { target: image, position: tablesOffset };
-  if (crc32(image) !== head.readUInt32LE(HEADER.tablesCrc))
-    throw damaged("its checksum does not match its tables");
-  yield;
+  yield { target: image, position: tablesOffset, meanwhile: true };
 
   // 5. What the blocks hold, each checked as it is read: a file that passes its checksums may
   //    still have been crafted, and no number of it may lead a detection outside its data. What
@@ -187,6 +197,9 @@ function* snapshotSteps(
     [DEVICE_STEP.sieve]: ruleCount("ua0"),
     [DEVICE_STEP.generic]: ruleCount("ua1"),
   });
+  yield WAIT;
+  if (crc32(image) !== head.readUInt32LE(HEADER.tablesCrc))
+    throw damaged("its checksum does not match its tables");
   fillClassEntries(blocks, memory.words);
   yield;
   const tablesTrouble = memory.tablesProblem({
@@ -549,7 +562,11 @@ function endedEarly(file: string): HdDataError {
   });
 }
 
-async function readAt(handle: FileHandle, file: string, request: NonNullable<ReadRequest>): Promise<void> {
+async function readAt(
+  handle: FileHandle,
+  file: string,
+  request: { readonly target: Uint8Array; readonly position: number },
+): Promise<void> {
   const { target, position } = request;
   for (let filled = 0; filled < target.length; ) {
     const { bytesRead } = await handle.read(target, filled, target.length - filled, position + filled);
@@ -580,14 +597,25 @@ export async function loadSnapshotData(
   } catch (error) {
     throw cannotRead(file, error);
   }
+  let meanwhile: Promise<void> | undefined;
   try {
     const steps = snapshotSteps(file, (await handle.stat()).size, resolved, expected, startedAt);
     let sliceStart = performance.now();
     for (;;) {
       const next = steps.next();
       if (next.done) return next.value;
-      if (next.value !== undefined) await readAt(handle, file, next.value);
-      else if (performance.now() - sliceStart >= SLICE_MS) {
+      const request = next.value;
+      if (request === WAIT) {
+        const reading = meanwhile;
+        meanwhile = undefined;
+        await reading;
+      } else if (request?.meanwhile === true) {
+        meanwhile = readAt(handle, file, request);
+        // Awaited at WAIT, or below when a step throws first: never an unhandled rejection.
+        meanwhile.catch(() => undefined);
+      } else if (request !== undefined) {
+        await readAt(handle, file, request);
+      } else if (performance.now() - sliceStart >= SLICE_MS) {
         await nextTurn();
         sliceStart = performance.now();
       }
@@ -595,6 +623,7 @@ export async function loadSnapshotData(
   } catch (error) {
     throw cannotRead(file, error);
   } finally {
+    await meanwhile?.catch(() => undefined);
     await handle.close();
   }
 }
@@ -614,7 +643,7 @@ export function loadSnapshotDataSync(file: string, options?: LocalEngineOptions)
     for (;;) {
       const next = steps.next();
       if (next.done) return next.value;
-      if (next.value === undefined) continue;
+      if (next.value === undefined || next.value === WAIT) continue;
       const { target, position } = next.value;
       for (let filled = 0; filled < target.length; ) {
         const bytesRead = readSync(fd, target, filled, target.length - filled, position + filled);
