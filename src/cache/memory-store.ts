@@ -1,5 +1,6 @@
-// The default in-process CacheStore: a two-generation LRU bounded in entries and in bytes.
+// The default in-process CacheStore: quick-lru's two-generation LRU, bounded in entries and in bytes.
 
+import QuickLRU from "quick-lru";
 import { type KnownOptions, numberOption, optionsObject } from "../options.js";
 import type { MemoValue } from "../types.js";
 import type { CacheEntry, CacheStore } from "./types.js";
@@ -13,7 +14,7 @@ export interface MemoryStoreOptions {
    */
   maxEntries?: number;
   /**
-   * The most bytes held at any time, as estimated when each entry is stored (its key's length
+   * The most bytes held at any time, as estimated when each entry is stored (its key's bytes
    * plus {@link estimateBytes} of its value): a hard limit like `maxEntries`, whichever is reached
    * first. An entry larger than half of it is not stored. Positive integer; default 64 MiB.
    */
@@ -38,10 +39,22 @@ const ENTRY_OVERHEAD_BYTES = 64;
 /** The most values {@link estimateBytes} visits; a value larger than that counts as this many small ones. */
 const MAX_VISITED = 20_000;
 
+/** A UTF-16 code unit above U+00FF: a string holding one is kept by V8 at two bytes a character. */
+const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
+
 /**
- * A cheap estimate of the memory a JSON-like value holds, in bytes: the characters of its strings
- * (keys included) plus a few bytes per value, field and item. It walks the value once, and stops
- * counting details after 20,000 values.
+ * The bytes V8 keeps a string's characters in: one a character when every character is
+ * Latin-1 (U+0000 to U+00FF), two a character as soon as one is not. Counting characters
+ * instead would let values in other scripts take twice the bound.
+ */
+export function stringBytes(text: string): number {
+  return TWO_BYTE_CHARACTER.test(text) ? 2 * text.length : text.length;
+}
+
+/**
+ * A cheap estimate of the memory a JSON-like value holds, in bytes: the bytes of its strings
+ * (keys included, see {@link stringBytes}) plus a few bytes per value, field and item. It walks
+ * the value once, and stops counting details after 20,000 values.
  */
 export function estimateBytes(value: unknown): number {
   let bytes = 0;
@@ -50,7 +63,7 @@ export function estimateBytes(value: unknown): number {
   while (pending.length > 0) {
     const item = pending.pop();
     if (++visited > MAX_VISITED) return bytes + 16 * (pending.length + 1);
-    if (typeof item === "string") bytes += 16 + item.length;
+    if (typeof item === "string") bytes += 16 + stringBytes(item);
     else if (typeof item !== "object" || item === null) bytes += 8;
     else if (Array.isArray(item)) {
       bytes += 16 + 8 * item.length;
@@ -58,7 +71,7 @@ export function estimateBytes(value: unknown): number {
     } else {
       bytes += 32;
       for (const [key, field] of Object.entries(item)) {
-        bytes += 8 + key.length;
+        bytes += 8 + stringBytes(key);
         pending.push(field);
       }
     }
@@ -80,9 +93,13 @@ interface Held<V> {
  * evicted by count or size, not by age: the caller decides what an expired entry is good for
  * (the middleware serves expired entries while the cloud fails).
  *
- * Two generations of at most half the entries and half the bytes each, as quick-lru keeps them:
- * a read of a recent entry is one map look-up; when the recent generation is full it becomes the
- * old one and the old one is dropped; an old entry that is read moves to the recent one.
+ * The entries live in a [quick-lru](https://github.com/sindresorhus/quick-lru): two generations
+ * of at most half of `maxEntries` each, so a read of a recent entry is a map look-up and no list
+ * is relinked; when the recent generation fills it becomes the old one and the old one is
+ * dropped; an old entry that is read moves to the recent one. quick-lru counts entries, not
+ * bytes: this store keeps the byte total beside it, lowered by quick-lru's eviction callback when
+ * a generation is dropped, and before an entry would pass `maxBytes` it evicts the oldest entries
+ * (quick-lru iterates oldest first) until the new one fits.
  *
  * @example
  * const store = new MemoryStore<string>({ maxEntries: 500, maxBytes: 8 * 1024 * 1024 });
@@ -93,13 +110,12 @@ export class MemoryStore<V = MemoValue> implements CacheStore<V> {
   readonly maxEntries: number;
   /** The most bytes (as estimated) held at any time. */
   readonly maxBytes: number;
-  readonly #generationEntries: number;
-  readonly #generationBytes: number;
-  /** A key is in at most one of the two generations. */
-  #recent = new Map<string, Held<V>>();
-  #recentBytes = 0;
-  #old = new Map<string, Held<V>>();
-  #oldBytes = 0;
+  /** The largest entry stored: half of `maxBytes`, so that one entry never empties the store. */
+  readonly #largestEntryBytes: number;
+  /** Every entry held; a key is in at most one of its generations (set() deletes first). */
+  readonly #entries: QuickLRU<string, Held<V>>;
+  #size = 0;
+  #bytes = 0;
   /** Counters live beside the LRU: an evicted count would be a wrong count. */
   readonly #counters = new Map<string, { total: number; expiresAt: number }>();
   /** How many counters trigger the next sweep of expired ones. */
@@ -123,64 +139,57 @@ export class MemoryStore<V = MemoValue> implements CacheStore<V> {
       { min: 1, integer: true },
       DEFAULT_MEMORY_STORE_BYTES,
     );
-    // The recent generation rolls over when it reaches its share of entries (so it holds at most
-    // one less between calls) or would pass its share of bytes: both together stay within bounds.
-    this.#generationEntries = Math.ceil(this.maxEntries / 2);
-    this.#generationBytes = Math.floor(this.maxBytes / 2);
+    this.#largestEntryBytes = Math.floor(this.maxBytes / 2);
+    // quick-lru rolls its recent generation over when it reaches `maxSize`, so between calls the
+    // recent one holds at most `maxSize - 1` entries and the old one `maxSize`: within maxEntries.
+    this.#entries = new QuickLRU<string, Held<V>>({
+      maxSize: Math.ceil(this.maxEntries / 2),
+      onEviction: (_key, held) => this.#forget(held),
+    });
   }
 
   /** The entry stored under `key`, fresh or expired, or `undefined`. Marks it recently used. */
   get(key: string): CacheEntry<V> | undefined {
-    const recent = this.#recent.get(key);
-    if (recent !== undefined) return recent.entry;
-    const old = this.#old.get(key);
-    if (old === undefined) return undefined;
-    this.#old.delete(key);
-    this.#oldBytes -= old.bytes;
-    this.#add(key, old);
-    return old.entry;
+    return this.#entries.get(key)?.entry;
   }
 
   /**
    * Stores `entry` under `key`, replacing any previous one. Its size is estimated here, once:
-   * the key's length plus {@link estimateBytes} of the value. An entry larger than half of
-   * `maxBytes` is not stored (and the previous one is removed).
+   * the key's bytes plus {@link estimateBytes} of the value. An entry larger than half of
+   * `maxBytes` is not stored (and the previous one is removed); to make room for one that is
+   * stored, the least recently used entries go first.
    */
   set(key: string, entry: CacheEntry<V>): void {
     this.delete(key);
-    const bytes = ENTRY_OVERHEAD_BYTES + key.length + estimateBytes(entry.value);
-    if (bytes > this.#generationBytes) return;
-    this.#add(key, { entry, bytes });
+    const bytes = ENTRY_OVERHEAD_BYTES + stringBytes(key) + estimateBytes(entry.value);
+    if (bytes > this.#largestEntryBytes) return;
+    if (this.#bytes + bytes > this.maxBytes) this.#evictOldest(this.maxBytes - bytes);
+    this.#entries.set(key, { entry, bytes });
+    this.#size++;
+    this.#bytes += bytes;
   }
 
-  #add(key: string, held: Held<V>): void {
-    if (this.#recentBytes + held.bytes > this.#generationBytes) this.#roll();
-    this.#recent.set(key, held);
-    this.#recentBytes += held.bytes;
-    if (this.#recent.size >= this.#generationEntries) this.#roll();
+  /** Evicts the least recently used entries until at most `bytes` are held. */
+  #evictOldest(bytes: number): void {
+    for (const [key, held] of this.#entries.entriesAscending()) {
+      if (this.#bytes <= bytes) return;
+      this.#entries.delete(key);
+      this.#forget(held);
+    }
   }
 
-  /** The recent generation becomes the old one; the old one is dropped. */
-  #roll(): void {
-    this.#old = this.#recent;
-    this.#oldBytes = this.#recentBytes;
-    this.#recent = new Map();
-    this.#recentBytes = 0;
+  /** Takes an entry that left the LRU out of the totals. */
+  #forget(held: Held<V>): void {
+    this.#size--;
+    this.#bytes -= held.bytes;
   }
 
   /** Removes the entry stored under `key`, if any. */
   delete(key: string): void {
-    const recent = this.#recent.get(key);
-    if (recent !== undefined) {
-      this.#recent.delete(key);
-      this.#recentBytes -= recent.bytes;
-      return;
-    }
-    const old = this.#old.get(key);
-    if (old !== undefined) {
-      this.#old.delete(key);
-      this.#oldBytes -= old.bytes;
-    }
+    const held = this.#entries.peek(key);
+    if (held === undefined) return;
+    this.#entries.delete(key);
+    this.#forget(held);
   }
 
   /** Adds `by` to the counter `key` and answers the new total; an expired counter starts again at 0. */
@@ -200,20 +209,19 @@ export class MemoryStore<V = MemoValue> implements CacheStore<V> {
 
   /** Removes every entry. */
   clear(): void {
-    this.#recent = new Map();
-    this.#old = new Map();
-    this.#recentBytes = 0;
-    this.#oldBytes = 0;
+    this.#entries.clear();
+    this.#size = 0;
+    this.#bytes = 0;
   }
 
   /** How many entries are held right now. */
   get size(): number {
-    return this.#recent.size + this.#old.size;
+    return this.#size;
   }
 
   /** The estimated bytes of the entries held right now (never more than `maxBytes`). */
   get bytes(): number {
-    return this.#recentBytes + this.#oldBytes;
+    return this.#bytes;
   }
 
   /** Drops every entry and counter; the store stays usable. */

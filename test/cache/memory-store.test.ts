@@ -3,7 +3,7 @@
 import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { estimateBytes, MemoryStore } from "../../src/cache/memory-store.js";
+import { estimateBytes, MemoryStore, stringBytes } from "../../src/cache/memory-store.js";
 import type { CacheEntry } from "../../src/cache/types.js";
 import { sampleEngine } from "../../src/engine/sample-engine.js";
 import { HdOptionError } from "../../src/errors.js";
@@ -175,5 +175,67 @@ describe("MemoryStore bounded in bytes", () => {
     expect(most).toBeLessThanOrEqual(maxBytes);
     expect(store.size).toBeGreaterThan(0);
     expect(store.size).toBeLessThan(120 / 3);
+  });
+});
+
+describe("MemoryStore counting bytes, not UTF-16 characters", () => {
+  const value = (text: string): CacheEntry<string> => ({ value: text, storedAt: 0, expiresAt: 1 });
+
+  it("counts a Latin-1 string one byte a character, and one with a character above U+00FF two", () => {
+    expect(stringBytes("")).toBe(0);
+    expect(stringBytes("Pixel 8")).toBe(7);
+    expect(stringBytes("Café ÿ")).toBe(6);
+    expect(stringBytes("Galaxy Ā")).toBe(16);
+    expect(stringBytes("小米 14")).toBe(10);
+    expect(stringBytes("😀")).toBe(4);
+    expect(estimateBytes({ модель: "Редми" })).toBe(32 + 8 + 12 + 16 + 10);
+  });
+
+  it("measures an entry's key and value in bytes", () => {
+    const latin1 = new MemoryStore<string>();
+    const other = new MemoryStore<string>();
+    latin1.set("ua:Mozilla é", value("é".repeat(1_000)));
+    other.set("ua:Mozilla Ж", value("Ж".repeat(1_000)));
+    expect(other.bytes - latin1.bytes).toBe(1_000 + 12);
+  });
+
+  it("holds half as many entries of Cyrillic or CJK values as of Latin-1 ones within the same maxBytes", () => {
+    const maxBytes = 64 * 1024;
+    const fill = (character: string): MemoryStore<string> => {
+      const store = new MemoryStore<string>({ maxBytes });
+      for (let i = 0; i < 500; i++) store.set(`k${i}`, value(character.repeat(2_000)));
+      expect(store.bytes).toBeLessThanOrEqual(maxBytes);
+      return store;
+    };
+    const latin1 = fill("a").size;
+    for (const character of ["Ж", "字"]) {
+      expect(fill(character).size).toBeGreaterThanOrEqual(Math.floor(latin1 / 2) - 1);
+      expect(fill(character).size).toBeLessThanOrEqual(Math.ceil(latin1 / 2));
+    }
+  });
+
+  it("does not store a value under half of maxBytes in characters but over it in bytes", () => {
+    const store = new MemoryStore<string>({ maxBytes: 10_000 });
+    store.set("k", value("ж".repeat(3_000)));
+    expect(store.get("k")).toBeUndefined();
+    expect(store.bytes).toBe(0);
+  });
+});
+
+describe("MemoryStore evicting for bytes", () => {
+  it("makes room for a new entry by evicting only as many of the oldest entries as it needs", () => {
+    const store = new MemoryStore<string>({ maxEntries: 1_000, maxBytes: 10_000 });
+    const big = (n: number): CacheEntry<string> => ({
+      value: String(n).repeat(900),
+      storedAt: 0,
+      expiresAt: 1,
+    });
+    for (let i = 0; i < 10; i++) store.set(`k${i}`, big(i));
+    expect(store.size).toBe(10);
+    store.set("new", big(7));
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    expect(store.size).toBe(10);
+    expect(store.get("k0")).toBeUndefined();
+    for (const key of ["k1", "k9", "new"]) expect(store.get(key)).toBeDefined();
   });
 });
