@@ -1,9 +1,9 @@
-// A test of an app's device routes with supertest and fakeDevice, no detection at all: node examples/testing.js
+// A test of an app's device routes with supertest and fakeDetection, no detection at all: node examples/testing.js
 // #region testing
 import assert from "node:assert/strict";
 import express from "express";
 import { byDevice } from "express-handset-detection";
-import { fakeDevice } from "express-handset-detection/testing";
+import { fakeDetection, fakeDevice } from "express-handset-detection/testing";
 import request from "supertest";
 
 /**
@@ -15,23 +15,19 @@ function createApp(detection) {
   app.use(detection);
   app.get("/", byDevice({
     Mobile: (req, res) => res.send(`phone page for a ${req.device.specs.general_model}`),
-    default: (req, res) => res.send("desktop page"),
+    default: (req, res) => res.send(`${req.device.class} page`),
   }));
   return app;
 }
 
-// A middleware that sets req.device as handsetDetection() would.
-/** @type {(device: import("express-handset-detection").Device) => import("express").RequestHandler} */
-const asDevice = (device) => (req, res, next) => {
-  req.device = res.locals.device = device;
-  next();
-};
+// Every request is the same phone:
+const phoneApp = createApp(fakeDetection({ class: "Mobile", specs: { general_model: "Pixel 8" } }));
+assert.equal((await request(phoneApp).get("/")).text, "phone page for a Pixel 8");
 
-const phone = fakeDevice({ class: "Mobile", specs: { general_vendor: "Google", general_model: "Pixel 8" } });
-const phonePage = await request(createApp(asDevice(phone))).get("/");
-assert.equal(phonePage.text, "phone page for a Pixel 8");
-
-const desktopPage = await request(createApp(asDevice(fakeDevice({ class: "Computer" })))).get("/");
-assert.equal(desktopPage.text, "desktop page");
+// Or the test names each request's device, here with a header of its own:
+const tablet = fakeDevice({ class: "Tablet", specs: { general_vendor: "Apple", general_model: "iPad" } });
+const app = createApp(fakeDetection((req) => (req.get("x-test-device") === "tablet" ? tablet : { class: "Computer" })));
+assert.equal((await request(app).get("/").set("X-Test-Device", "tablet")).text, "Tablet page");
+assert.equal((await request(app).get("/")).text, "Computer page");
 // #endregion testing
 console.log("ok");

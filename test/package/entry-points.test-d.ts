@@ -1,5 +1,6 @@
 // Type tests: what each entry point exports, typed (the root ".", "/server", "/redis", "/data", "/report").
 
+import type { RequestHandler } from "express";
 import { describe, expectTypeOf, it } from "vitest";
 import type * as redis from "../../src/cache/index.js";
 import type * as root from "../../src/index.js";
@@ -41,11 +42,15 @@ describe("entry points", () => {
     expectTypeOf<InstanceType<typeof data.DataRefresher>>().toHaveProperty("start");
   });
 
-  it("/testing makes a complete Device the root's req.device has", () => {
+  it("/testing makes a complete Device the root's req.device has, and a middleware that sets it", () => {
     expectTypeOf<typeof testing.fakeDevice>().returns.toEqualTypeOf<root.Device>();
     expectTypeOf<typeof testing.fakeDevice>()
       .parameter(0)
       .toEqualTypeOf<testing.FakeDeviceInput | undefined>();
+    expectTypeOf<typeof testing.fakeDetection>().returns.toEqualTypeOf<RequestHandler>();
+    expectTypeOf<typeof testing.fakeDetection>()
+      .parameter(0)
+      .toEqualTypeOf<testing.FakeDetectionInput | undefined>();
   });
 
   it("/prometheus collects from the middleware, or anything with the same metrics()", () => {

@@ -86,6 +86,37 @@ describe("fakeDevice", () => {
     expect(() => fakeDevice("Mobile" as never)).toThrow(HdOptionError);
   });
 
+  it("rejects an unknown spec field, with the field meant", () => {
+    const misspelt = () => fakeDevice({ specs: { general_modle: "Pixel 8" } } as never);
+    expect(misspelt).toThrow(HdOptionError);
+    expect(misspelt).toThrow(
+      expect.objectContaining({
+        code: "ERR_HD_INVALID_OPTION",
+        option: "specs.general_modle",
+        message: expect.stringContaining("Did you mean `general_model`?"),
+      }),
+    );
+    expect(() => fakeDevice({ specs: { screen_width: "390" } } as never)).toThrow(
+      expect.objectContaining({ option: "specs.screen_width" }),
+    );
+  });
+
+  it("rejects specs that are not an object, and spec values of the wrong kind", () => {
+    for (const specs of ["Pixel 8", null, ["general_model"]]) {
+      expect(() => fakeDevice({ specs } as never)).toThrow(expect.objectContaining({ option: "specs" }));
+    }
+    expect(() => fakeDevice({ specs: { display_x: 1080 } } as never)).toThrow(
+      expect.objectContaining({ option: "specs.display_x" }),
+    );
+    expect(() => fakeDevice({ specs: { network: "5G" } } as never)).toThrow(
+      expect.objectContaining({ option: "specs.network" }),
+    );
+    expect(() => fakeDevice({ specs: { network: ["5G", 4] } } as never)).toThrow(
+      expect.objectContaining({ option: "specs.network" }),
+    );
+    expect(fakeDevice({ specs: { network: ["5G"], display_x: "1080" } }).specs.network).toEqual(["5G"]);
+  });
+
   it("stands in for the middleware in a supertest test of the app's routes", async () => {
     const app = express();
     let device = fakeDevice({ class: "Mobile" });
