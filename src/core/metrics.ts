@@ -1,5 +1,6 @@
 // The core's counters (memo, cloud, outcomes) and the snapshot `metrics()` returns.
 
+import { DEVICE_CLASS_NAMES, type DeviceClassName } from "../device-classes.js";
 import { dataInfoOf } from "../engine/data-info.js";
 import { errorCode, errorMessage } from "../errors.js";
 import type { warnOnce } from "../logger.js";
@@ -71,6 +72,31 @@ export type HandsetDetectionEvent =
       readonly timeoutMs: number;
     };
 
+/**
+ * What finished requests are counted under, by device class: each class the service answers,
+ * and `other` for any class it might answer that this package does not know yet. A closed set,
+ * so that a metric labelled by it has a bounded number of series.
+ */
+export type DeviceClassCount = DeviceClassName | "other";
+
+/** Every {@link DeviceClassCount}, in the order a snapshot lists them. */
+export const DEVICE_CLASS_COUNTS: readonly DeviceClassCount[] = Object.freeze([
+  ...DEVICE_CLASS_NAMES,
+  "other",
+]);
+
+/**
+ * Where MetricsRecorder counts each class: its place in {@link DEVICE_CLASS_COUNTS}. Counting is on
+ * every memo hit, so it is a map look-up and an array increment: a record written under the class
+ * name, which changes from call to call, takes V8's slow keyed path instead, a cost that shows in
+ * bench:middleware's direct memo-hit calls.
+ */
+const CLASS_SLOT: ReadonlyMap<string, number> = new Map(
+  DEVICE_CLASS_COUNTS.map((name, slot) => [name, slot]),
+);
+const BOT_SLOT = DEVICE_CLASS_COUNTS.indexOf("Bot");
+const OTHER_SLOT = DEVICE_CLASS_COUNTS.indexOf("other");
+
 /** Cloud latency: count, sum and max, and a cumulative histogram (Prometheus style). */
 export interface LatencySnapshot {
   /** Calls measured. */
@@ -91,9 +117,18 @@ export interface HandsetDetectionMetrics {
   readonly requests: number;
   /** Finished requests by `req.device.source`. */
   readonly sources: Readonly<Record<DeviceSource, number>>;
-  /** Finished requests whose device has no found reply (`status !== 0`: 301, 255, or no reply). */
+  /**
+   * Finished requests by device class. Every crawler (`req.device.isBot`) counts under `Bot`,
+   * whatever class it presents (Googlebot Smartphone is `Mobile` in `req.device.class`); a class
+   * this package does not know counts under `other`.
+   */
+  readonly classes: Readonly<Record<DeviceClassCount, number>>;
+  /**
+   * Finished requests whose device has no found reply (`status !== 0`: 301, 255, or no reply),
+   * crawlers aside: a crawler the data does not know is not an unknown device.
+   */
   readonly unknownDevices: number;
-  /** `unknownDevices / requests` (0 before the first request). */
+  /** `unknownDevices / (requests - classes.Bot)`: the share of visitors, crawlers aside (0 before the first). */
   readonly unknownRate: number;
   /** Finished requests with `req.device.error` set, by the error's code (or name). */
   readonly requestErrors: Readonly<Record<string, number>>;
@@ -223,6 +258,8 @@ export class MetricsRecorder {
   breakerOpens = 0;
   localDetections = 0;
   readonly sources: Record<DeviceSource, number> = { local: 0, cloud: 0, memo: 0, skipped: 0 };
+  /** Finished requests by class, at the slots of CLASS_SLOT. */
+  readonly #classCounts = new Array<number>(DEVICE_CLASS_COUNTS.length).fill(0);
   readonly requestErrors: Record<string, number> = Object.create(null);
   readonly cloudErrorsByCode: Record<string, number> = Object.create(null);
   #latencyCount = 0;
@@ -231,13 +268,28 @@ export class MetricsRecorder {
   /** Per-bucket (not cumulative) counts; the last slot is over the largest bound. */
   readonly #latencyBuckets = new Array<number>(CLOUD_LATENCY_BUCKETS_MS.length + 1).fill(0);
 
-  /** Counts a finished request by its device; answers the device. */
+  /**
+   * Counts a finished request, once, with the device attached to it: the request, its source,
+   * its class (every crawler under `Bot`, an unknown class under `other`), an unknown device
+   * (`status !== 0`, crawlers aside) and its error's code. Answers the device.
+   */
   counted(device: Device): Device {
     this.requests++;
     this.sources[device.source]++;
-    if (device.status !== 0) this.unknownDevices++;
+    if (device.isBot) this.#classCounts[BOT_SLOT]!++;
+    else {
+      this.#classCounts[CLASS_SLOT.get(device.class) ?? OTHER_SLOT]!++;
+      if (device.status !== 0) this.unknownDevices++;
+    }
     if (device.error !== undefined) bump(this.requestErrors, errorCode(device.error));
     return device;
+  }
+
+  /** Finished requests by class, as the snapshot lists them. */
+  classes(): Record<DeviceClassCount, number> {
+    return Object.fromEntries(
+      DEVICE_CLASS_COUNTS.map((name, slot) => [name, this.#classCounts[slot] ?? 0]),
+    ) as Record<DeviceClassCount, number>;
   }
 
   /** Records one settled cloud call; `error` when it failed. */
@@ -298,12 +350,14 @@ function dataOf(engine: unknown, now: number): HandsetDetectionMetrics["local"][
 
 /** Builds the snapshot: copies of every counter, so later requests do not change it. */
 export function snapshot(m: MetricsRecorder, state: MetricsState): HandsetDetectionMetrics {
+  const classes = m.classes();
   return {
     mode: state.mode,
     requests: m.requests,
     sources: { ...m.sources },
+    classes,
     unknownDevices: m.unknownDevices,
-    unknownRate: ratio(m.unknownDevices, m.requests),
+    unknownRate: ratio(m.unknownDevices, m.requests - classes.Bot),
     requestErrors: { ...m.requestErrors },
     timeouts: m.timeouts,
     skippedBots: m.skippedBots,

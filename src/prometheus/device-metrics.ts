@@ -48,8 +48,15 @@ const SERIES: readonly Series<HandsetDetectionMetrics>[] = [
     read: (m) => byLabel("source", m.sources),
   },
   {
+    name: "detections_total",
+    help: "Finished requests by device class: every crawler under Bot, a class this package does not know under other.",
+    type: "counter",
+    labelNames: ["class"],
+    read: (m) => byLabel("class", m.classes),
+  },
+  {
     name: "unknown_devices_total",
-    help: "Finished requests whose device was not found (status other than 0).",
+    help: "Finished requests whose device was not found (status other than 0), crawlers aside.",
     type: "counter",
     read: (m) => m.unknownDevices,
   },
@@ -278,9 +285,10 @@ class SnapshotHistogram extends Histogram<string> {
 /**
  * Registers the middleware's metrics as Prometheus series in a prom-client registry, each read
  * from `middleware.metrics()` at every scrape: counters (`hd_requests_total{source}`,
- * `hd_memo_hits_total`, `hd_cloud_errors_total{code}`, ...), gauges (`hd_cloud_in_flight`,
- * `hd_breaker_state{state}`, `hd_quota_remaining`, `hd_local_data_age_seconds`, ...) and the
- * cloud latency histogram `hd_cloud_latency_seconds`. Names follow prom-client's default
+ * `hd_detections_total{class}`, `hd_memo_hits_total`, `hd_cloud_errors_total{code}`, ...),
+ * gauges (`hd_cloud_in_flight`, `hd_breaker_state{state}`, `hd_quota_remaining`,
+ * `hd_local_data_age_seconds`, ...) and the cloud latency histogram `hd_cloud_latency_seconds`.
+ * The `class` label takes the classes the service answers and `other`, so its series are few. Names follow prom-client's default
  * metrics: a prefix, the unit in the name, `_total` on counters, seconds. Throws `HdOptionError`
  * for bad options; prom-client throws when a name is already registered.
  *

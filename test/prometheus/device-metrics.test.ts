@@ -6,11 +6,22 @@ import express from "express";
 import { Registry } from "prom-client";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEVICE_CLASS_COUNTS } from "../../src/core/metrics.js";
 import { HdOptionError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { handsetDetection } from "../../src/middleware/handset-detection.js";
 import { collectDeviceMetrics } from "../../src/prometheus/index.js";
-import { DESKTOP_UA, fakeCloud, fakeEngine, IPHONE_UA } from "../middleware/helpers.js";
+import {
+  DESKTOP_UA,
+  fakeCloud,
+  fakeEngine,
+  GOOGLEBOT_DESKTOP_UA,
+  GOOGLEBOT_SMARTPHONE_UA,
+  IPAD_UA,
+  IPHONE_UA,
+  replyFor,
+  specs,
+} from "../middleware/helpers.js";
 
 let server: Server | undefined;
 
@@ -147,6 +158,46 @@ describe("collectDeviceMetrics", () => {
     one.unregister();
     two.unregister();
     expect(await register.getMetricsAsJSON()).toEqual([]);
+  });
+
+  it("counts detections by device class, every crawler under Bot and none as an unknown device", async () => {
+    const register = new Registry();
+    const client = fakeCloud();
+    // A class the service might answer one day, which this package does not know.
+    client.answer = (headers, params) =>
+      String(headers["user-agent"]).includes("HoloFrame")
+        ? { status: 0, message: "OK", class: "Hologram", hd_specs: specs({ general_type: "Hologram" }) }
+        : replyFor(headers, params);
+    const hd = handsetDetection({ client, logger: silentLogger });
+    collectDeviceMetrics(hd, { register });
+    const { app, scrape } = await serve(hd, register);
+    const visitors = [
+      IPHONE_UA,
+      IPHONE_UA,
+      IPAD_UA,
+      DESKTOP_UA,
+      GOOGLEBOT_DESKTOP_UA,
+      GOOGLEBOT_SMARTPHONE_UA,
+      "Mozilla/5.0 (X11; FooOS x86_64; rv:120.0) Gecko/20100101 Firefox/120.0",
+      "HoloFrame/2.0 (compatible; HoloOS 3)",
+    ];
+    for (const ua of visitors) await request(app).get("/").set("User-Agent", ua).expect(200);
+    const { text } = await scrape();
+    const byClass = Object.fromEntries(
+      [...text.matchAll(/^hd_detections_total\{class="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+    );
+    expect(byClass).toEqual({
+      ...Object.fromEntries(DEVICE_CLASS_COUNTS.map((name) => [name, 0])),
+      Mobile: 2,
+      Tablet: 1,
+      Computer: 1,
+      Bot: 2,
+      Unknown: 1,
+      other: 1,
+    });
+    expect(sample(text, "hd_unknown_devices_total")).toBe(1);
+    expect(sample(text, 'hd_requests_total{source="skipped"}')).toBe(2);
+    expect(hd.metrics().unknownRate).toBeCloseTo(1 / 6, 10);
   });
 
   it("rejects what is not a middleware, and bad options, naming them", () => {
