@@ -64,7 +64,7 @@ describe("code blocks in the docs", () => {
     const shown = new Set(
       DOCS.flatMap((doc) => codeBlocks(read(doc)).map((block) => block.example?.split("#")[0])),
     );
-    const files = readdirSync(EXAMPLES_DIR).filter((name) => /\.(m?js|ts)$/.test(name));
+    const files = readdirSync(EXAMPLES_DIR).filter((name) => /\.([mc]?js|ts)$/.test(name));
     expect(files.filter((name) => !shown.has(`examples/${name}`))).toEqual([]);
   });
 

@@ -196,6 +196,16 @@ describe("examples/", () => {
     }
   });
 
+  exampleTest("ten-lines.cjs", "the same from CommonJS, loading the package with import()", async () => {
+    const app = await startExample("ten-lines.cjs");
+    try {
+      expect(await text(`${app.url}/`, PIXEL_8_UA)).toBe("A Google Pixel 8 phone");
+      expect(await text(`${app.url}/`, DESKTOP_UA)).toBe("A Computer device");
+    } finally {
+      await app.stop();
+    }
+  });
+
   exampleTest(
     "client-hints.js",
     "names a Pixel 8 from its hints and an iPad from the page script",
@@ -575,7 +585,7 @@ describe("examples/", () => {
   });
 
   it("has a test for every file in examples/", async () => {
-    const files = (await readdir(EXAMPLES_DIR)).filter((name) => /\.(m?js|ts)$/.test(name));
+    const files = (await readdir(EXAMPLES_DIR)).filter((name) => /\.([mc]?js|ts)$/.test(name));
     expect(files.filter((name) => !TESTED.has(name))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Packs the package and uses the tarball as users do: ESM and CommonJS, TypeScript under strict with
-// NodeNext, bundler and node resolution, beside Express 4 and 5 and ioredis 5 and 6.
+// NodeNext, bundler and node resolution, beside Express 4 and 5 and ioredis 5 and 6; and the README's
+// ten lines, run as its note says, in a CommonJS project as `npm init -y` makes it.
 //
 // Two ways in: the tarball unpacked into node_modules with only its declared dependencies beside it
 // (always; no registry, no cache), and a real `npm install --offline` from the npm cache that .ci/run
@@ -7,10 +8,13 @@
 // user has fails with ERESOLVE. The tests never call the registry. With redis-server, each project
 // also round-trips an entry through createRedisStore on its own ioredis.
 
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outputOf } from "../support/child-output.js";
+import { freePort } from "../support/free-port.js";
 import { missingRedisServer, startRedisServer, type TestRedis } from "../support/redis-server.js";
 import { skipWhenMissing } from "../support/requirements.js";
 import {
@@ -38,7 +42,7 @@ import { HdClient, LocalEngine, handsetDetection, isHdError, sampleDataFiles } f
 import { createApiServer } from "${PACKAGE_NAME}/server";
 import { createRedisStore, createTieredStore } from "${PACKAGE_NAME}/redis";
 import { DataRefresher, DataStore } from "${PACKAGE_NAME}/data";
-import { fakeDevice } from "${PACKAGE_NAME}/testing";
+import { fakeDetection, fakeDevice } from "${PACKAGE_NAME}/testing";
 import { collectDeviceMetrics } from "${PACKAGE_NAME}/prometheus";
 
 const { specsPath, treesPath } = sampleDataFiles();
@@ -68,7 +72,7 @@ console.log(JSON.stringify({
   server: typeof api,
   redis: [typeof createRedisStore, typeof createTieredStore],
   data: [typeof DataStore, typeof DataRefresher],
-  fake: fakeDevice({ class: "Tablet" }).isTablet,
+  fake: [fakeDevice({ class: "Tablet" }).isTablet, typeof fakeDetection({ class: "Mobile" })],
   prometheus: /^hd_requests_total\\{source="local"\\} 0$/m.test(scrape),
   rootHoldsServerCode: ["createApiServer", "createRedisStore", "createTieredStore", "DataStore", "DataRefresher", "fakeDevice", "collectDeviceMetrics"].filter((name) => name in root),
   ioredisMajor: Number(JSON.parse(readFileSync("node_modules/ioredis/package.json", "utf8")).version.split(".")[0]),
@@ -83,7 +87,7 @@ const root = require("${PACKAGE_NAME}");
 const { createApiServer } = require("${PACKAGE_NAME}/server");
 const { createRedisStore } = require("${PACKAGE_NAME}/redis");
 const { DataStore } = require("${PACKAGE_NAME}/data");
-const { fakeDevice } = require("${PACKAGE_NAME}/testing");
+const { fakeDetection, fakeDevice } = require("${PACKAGE_NAME}/testing");
 const { collectDeviceMetrics } = require("${PACKAGE_NAME}/prometheus");
 const express = require("express");
 
@@ -92,11 +96,11 @@ const app = express();
 app.use(root.handsetDetection({ engine }));
 console.log(JSON.stringify({
   vendor: engine.detect({ "user-agent": ${JSON.stringify(PIXEL_8_UA)} }).hd_specs?.general_vendor,
-  exports: [createApiServer, createRedisStore, DataStore, fakeDevice, collectDeviceMetrics].map((f) => typeof f),
+  exports: [createApiServer, createRedisStore, DataStore, fakeDevice, fakeDetection, collectDeviceMetrics].map((f) => typeof f),
 }));
 `;
 
-/** Uses every entry point's types, and the README's fleet setup as written, in a strict project. */
+/** Uses every entry point's types, and the fleet setup of docs/caching.md as written, in a strict project. */
 const typedUsage = `
 import express from "express";
 import { Registry } from "prom-client";
@@ -113,7 +117,7 @@ import {
 import { type ApiServerOptions, createApiServer } from "${PACKAGE_NAME}/server";
 import { createRedisStore, createTieredStore, type RedisStoreOptions } from "${PACKAGE_NAME}/redis";
 import { DataRefresher, DataStore, type DataStoreOptions } from "${PACKAGE_NAME}/data";
-import { fakeDevice } from "${PACKAGE_NAME}/testing";
+import { fakeDetection, fakeDevice } from "${PACKAGE_NAME}/testing";
 import { collectDeviceMetrics } from "${PACKAGE_NAME}/prometheus";
 
 const engine = await LocalEngine.fromFiles("specs.json", "trees.json");
@@ -135,9 +139,10 @@ const data = new DataStore(dataOptions);
 export const refresher = new DataRefresher({ store: data, intervalMs: 86_400_000 });
 export const reply: DetectReply | undefined = undefined;
 export const phone: Device = fakeDevice({ class: "Mobile", specs: { general_model: "Pixel 8" } });
+express().use(fakeDetection((req) => (req.get("x-test-device") === "phone" ? phone : { class: "Computer" })));
 export const collector = collectDeviceMetrics(hd, { register: new Registry() });
 
-// The README's fleet, as written: no type arguments, credentials straight from process.env.
+// The fleet of docs/caching.md, as written: no type arguments, credentials straight from process.env.
 const redis = createRedisStore({ ...redisOptions, url: process.env.REDIS_URL });
 const store = createTieredStore({ level1: new MemoryStore({ maxEntries: 10_000 }), level2: redis });
 app.use(
@@ -155,6 +160,50 @@ export const client = new HdClient({
   siteId: process.env.HD_SITE_ID,
 });
 `;
+
+const DESKTOP_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
+/** The README's ten lines and their CommonJS form, as a user copies them. */
+const EXAMPLES = join(REPO_ROOT, "examples");
+
+/**
+ * Runs `file` in `cwd` as a user runs a server (`node server.js`, `PORT` set), waits for its
+ * `http://localhost:<port>` line (30 s at most), and answers what it says to each user-agent
+ * over 127.0.0.1; the server is killed afterwards.
+ */
+async function askServer(cwd: string, file: string, userAgents: readonly string[]): Promise<string[]> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [file], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = outputOf(child);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${file} did not listen within 30 s`)), 30_000);
+      child.stdout?.on("data", () => {
+        if (output.stdout().includes(`http://localhost:${port}`)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${file} exited (${code}) before listening:\n${output.stderr()}`));
+      });
+    });
+    const answers: string[] = [];
+    for (const ua of userAgents) {
+      const response = await fetch(`http://127.0.0.1:${port}/`, { headers: { "user-agent": ua } });
+      answers.push(await response.text());
+    }
+    return answers;
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
 
 /** The resolutions TypeScript users have, each a tsconfig under `strict`. */
 const TS_CONFIGS: Record<string, Record<string, unknown>> = {
@@ -229,7 +278,7 @@ function userProjectTests(setup: UserSetup, install: (project: string) => Promis
       server: "function",
       redis: ["function", "function"],
       data: ["function", "function"],
-      fake: true,
+      fake: [true, "function"],
       prometheus: true,
       rootHoldsServerCode: [],
       ioredisMajor: majorOf(setup, "ioredis"),
@@ -238,13 +287,49 @@ function userProjectTests(setup: UserSetup, install: (project: string) => Promis
     });
   });
 
+  describe("the README's ten lines in a CommonJS project, as npm init -y makes it", () => {
+    let app = "";
+
+    beforeAll(async () => {
+      // Beside the install: Node finds the package in the parent's node_modules, as in a project.
+      app = join(project, "commonjs-app");
+      await mkdir(app);
+      await writeFile(join(app, "package.json"), JSON.stringify({ name: "commonjs-app", type: "commonjs" }));
+      await copyFile(join(EXAMPLES, "ten-lines.js"), join(app, "server.js"));
+      await copyFile(join(EXAMPLES, "ten-lines.js"), join(app, "server.mjs"));
+      await copyFile(join(EXAMPLES, "ten-lines.cjs"), join(app, "server-commonjs.js"));
+    });
+
+    it("fail as a .js file there, as the README's note says", async () => {
+      const failed = await run("node", ["server.js"], { cwd: app }).then(
+        () => "",
+        (error: Error) => error.message,
+      );
+      expect(failed).toContain("Cannot use import statement outside a module");
+    });
+
+    it("run as server.mjs", async () => {
+      expect(await askServer(app, "server.mjs", [PIXEL_8_UA, DESKTOP_UA])).toEqual([
+        "A Google Pixel 8 phone",
+        "A Computer device",
+      ]);
+    }, 60_000);
+
+    it("run in their CommonJS form, which loads the package with import()", async () => {
+      expect(await askServer(app, "server-commonjs.js", [PIXEL_8_UA, DESKTOP_UA])).toEqual([
+        "A Google Pixel 8 phone",
+        "A Computer device",
+      ]);
+    }, 60_000);
+  });
+
   it("require()s every entry point from CommonJS (Node's require of ES modules)", async () => {
     const { stdout } = await run("node", ["main.cjs"], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({ vendor: "Google", exports: Array(5).fill("function") });
+    expect(JSON.parse(stdout)).toEqual({ vendor: "Google", exports: Array(6).fill("function") });
   });
 
   it.each(Object.keys(TS_CONFIGS))(
-    "type-checks a strict TypeScript project with %s resolution: every entry point, req.device, the README's fleet",
+    "type-checks a strict TypeScript project with %s resolution: every entry point, req.device, the documented fleet",
     async (name) => {
       const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
       const { stdout } = await run("node", [tsc, "-p", `tsconfig.${name}.json`], { cwd: project });
