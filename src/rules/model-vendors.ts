@@ -24,13 +24,24 @@ const ONEPLUS_CPH =
 const HONOR_SERIES =
   /^(?:DLI|PLK|HRY|ALI|ANY|BRP|CLK|CMA|CRT|DNN|ELI|ELN|ELP|FNE|GDI|HEY|LGE|LLY|MGI|NTH|NTN|PGT|REA|REP|RKY|RMO|ROD|TFY|VER|VNE|BVL|PTP|FRI|HBN|AGM|BRT|ROL|WDY|MAA|LRA|BKQ|BVK|DUA|TMA|JDY|WOD|VNA)\d?-|-[A-Z0-9]+HN$/i;
 
+/**
+ * Huawei's model codes: a series of letters (and a generation digit), then the variant, which
+ * starts with the network letters (`L`/`LX` LTE, `NX` 5G, `AL`/`AN`/`TL`/`DL`/`CL`/`UL` Chinese
+ * networks, `W` Wi-Fi, `U` 3G) before its number (`ELS-NX9`, `VOG-L29`, `BAH3-W09`, `OCE-AN10`).
+ * A code whose variant starts with a digit or another letter (`XYZ-123`, `AB-12C`) is not Huawei's.
+ */
+const HUAWEI_CODE = /^[A-Z][A-Z0-9]{1,4}-(?:[ACDLNTUW][A-Z]?)\d{1,2}[A-Z]{0,2}$/i;
+
 /** Every scheme, most specific first. */
 const MODEL_SCHEMES: readonly ModelScheme[] = [
-  // Makers that put their name in the model.
+  // Makers that put their name in the model. POCO, HONOR and nubia are sold as brands of their
+  // own (HONOR a separate company since 2020): the brand on the box, not the parent's.
+  { pattern: /^POCO/i, vendor: "POCO" },
   {
-    pattern: /^(?:Redmi|POCO(?:PHONE)?|Xiaomi|Mi(?: |-)|MI |MIX|HM |Hongmi|SHARK |Qin|MiTV|MI ?BOX)/i,
+    pattern: /^(?:Redmi|Xiaomi|Mi(?: |-)|MI |MIX|HM |Hongmi|SHARK |Qin|MiTV|MI ?BOX)/i,
     vendor: "Xiaomi",
   },
+  { pattern: /^(?:nubia|Red ?Magic)\b/i, vendor: "nubia" },
   { pattern: /^(?:OnePlus|ONE ?A\d{4}|ONEPLUS)/i, vendor: "OnePlus" },
   { pattern: /^(?:Galaxy|SAMSUNG|Gear )\b/i, vendor: "Samsung" },
   { pattern: /^(?:motorola|moto\b|moto[a-z]|Moto |DROID)/i, vendor: "Motorola" },
@@ -96,6 +107,14 @@ const MODEL_SCHEMES: readonly ModelScheme[] = [
   },
   { pattern: /^(?:CPH\d{4}|OP[A-Z0-9]{4,6}|P[A-Z]{2}[0-9A-Z]\d{2}|OPD\d{4}|OW\d{2}W\d)$/i, vendor: "OPPO" },
   { pattern: /^(?:V[12]\d{3}[A-Z]{0,2}|I2\d{3}|PD\d{4}[A-Z]{0,2})$/i, vendor: "vivo" },
+  // Xiaomi's model numbers name the line. Since 2023: year and month, one character, two letters
+  // for the line (`PC` POCO, `RA`/`RN` Redmi, `RP` Redmi Pad), then the variant and the market
+  // (`24069PC21G`); before, a `P` or `C` variant just before the global or Indian market letter
+  // marked POCO's version of a shared design (`2201116PG`, `M2010J19CG`).
+  {
+    pattern: /^(?:\d{4}[0-9A-Z]PC[0-9A-Z]{2,3}|(?:M\d{4}[A-Z]\d{1,2}|\d{6}[0-9A-Z]{1,2})[CP][GI])$/i,
+    vendor: "POCO",
+  },
   {
     pattern: /^(?:M[12]\d{3}[A-Z0-9]{3,8}|2[0-6](?:0[1-9]|1[0-2])[0-9A-Z]{3,8}|201\d{4,5})$/i,
     vendor: "Xiaomi",
@@ -103,10 +122,11 @@ const MODEL_SCHEMES: readonly ModelScheme[] = [
   { pattern: /^XT\d{3,4}/i, vendor: "Motorola" },
   { pattern: /^L\d{5}$/, vendor: "Lenovo" },
   { pattern: HONOR_SERIES, vendor: "Honor" },
-  { pattern: /^[A-Z][A-Z0-9]{1,4}-[A-Z]{0,3}\d{1,3}[A-Z]{0,3}$/i, vendor: "Huawei" },
+  { pattern: HUAWEI_CODE, vendor: "Huawei" },
   { pattern: /^(?:[GH]8\d{3}|J[89]\d{3}|I[34]\d{3}|[CDEF]\d{4})$/, vendor: "Sony" },
   { pattern: /^(?:G[A-Z0-9]{4}|GA\d{5})$/, vendor: "Google" },
-  { pattern: /^Z\d{3,4}[A-Z]{0,2}$|^NX\d{3}J$/i, vendor: "ZTE" },
+  { pattern: /^NX\d{3}J$/i, vendor: "nubia" },
+  { pattern: /^Z\d{3,4}[A-Z]{0,2}$/i, vendor: "ZTE" },
   { pattern: /^(?:K[A-Z]\d|X6\d{3}[A-Z]?|X[5-6]\d{2}[A-Z]?)$/i, vendor: "Infinix" },
 ];
 
@@ -138,7 +158,7 @@ export interface ModelMaker {
 
 /** A maker's name heading a model (`Lenovo TB-X505F`, `HUAWEI BTV-W09`, `Google Pixel 8`), to drop. */
 const LEADING_NAME =
-  /^(?:Lenovo|HUAWEI|HONOR|Samsung|Xiaomi|Google|TECNO|Infinix|itel|Nokia|Sony|ZTE|LGE?|ASUS|TCL|Alcatel|vivo|realme|OPPO|HTC|Philips|Hisense|Sharp|Archos|Coolpad|Wiko|BLU|Micromax|Kyocera|Meizu)[ _-]+(?=\S)/i;
+  /^(?:Lenovo|HUAWEI|HONOR|Samsung|Xiaomi|nubia|Google|TECNO|Infinix|itel|Nokia|Sony|ZTE|LGE?|ASUS|TCL|Alcatel|vivo|realme|OPPO|HTC|Philips|Hisense|Sharp|Archos|Coolpad|Wiko|BLU|Micromax|Kyocera|Meizu)[ _-]+(?=\S)/i;
 
 /**
  * The maker of a model code, from well-known model-code schemes and makers' names; `undefined`

@@ -14,7 +14,13 @@ const makers: readonly (readonly [string, string])[] = [
   ["M2101K7BNY", "Xiaomi"],
   ["M1908C3JGG", "Xiaomi"],
   ["Redmi Note 12 Pro", "Xiaomi"],
-  ["POCO X6 Pro 5G", "Xiaomi"],
+  ["POCO X6 Pro 5G", "POCO"],
+  ["POCOPHONE F1", "POCO"],
+  // Xiaomi's numbers name the line after the date: `PC` POCO (the F6), `RA` Redmi (the Note 13 Turbo).
+  ["24069PC21G", "POCO"],
+  ["24069RA21C", "Xiaomi"],
+  ["2201116PG", "POCO"],
+  ["2201116SG", "Xiaomi"],
   ["CPH2591", "OPPO"],
   ["CPH2449", "OnePlus"],
   ["NE2215", "OnePlus"],
@@ -31,6 +37,13 @@ const makers: readonly (readonly [string, string])[] = [
   ["ANY-NX1", "Honor"],
   ["RBN-NX1", "Huawei"],
   ["ELS-NX9", "Huawei"],
+  ["VOG-L29", "Huawei"],
+  ["OCE-AN10", "Huawei"],
+  ["BAH3-W09", "Huawei"],
+  ["HONOR X8b", "Honor"],
+  ["nubia Z60 Ultra", "nubia"],
+  ["REDMAGIC 9 Pro", "nubia"],
+  ["NX769J", "nubia"],
   ["TECNO CK7n", "Tecno"],
   ["Infinix X6833B", "Infinix"],
   ["Nokia G42 5G", "Nokia"],
@@ -69,6 +82,9 @@ describe("modelMaker", () => {
   it("names no maker for a code no scheme fits", () => {
     expect(modelMaker("K")).toBeUndefined();
     expect(modelMaker("Smart Box 3000")).toBeUndefined();
+    // A hyphenated code is Huawei's only with a network letter heading its variant.
+    expect(modelMaker("XYZ-123")).toBeUndefined();
+    expect(modelMaker("AB-12C")).toBeUndefined();
     expect(modelMaker("")).toBeUndefined();
   });
 });

@@ -42,6 +42,15 @@ describe("unknown-model", () => {
     expect(change?.specs).toEqual({ general_model: "Zeta One" });
   });
 
+  it("names no vendor for a made-up model code", () => {
+    const change = unknownModel.apply(
+      generic,
+      evidenceOf(REDUCED, { "sec-ch-ua-model": '"XYZ-123"' }),
+      undefined,
+    );
+    expect(change?.specs).toEqual({ general_model: "XYZ-123" });
+  });
+
   it("leaves a device the database named alone", () => {
     const named = replyOf({
       general_vendor: "Samsung",
