@@ -36,11 +36,12 @@ export function splitBotPatterns(handsetUserAgents: readonly string[]): BotPatte
 
 /**
  * Tokens by which a user-agent names a phone or handheld maker, a mobile platform or profile, a
- * console, or Internet Explorer (whose add-on tokens trip ambiguous patterns). Platform names may
+ * console, or Internet Explorer (`MSIE`, or IE 11's `Trident/`, whose add-on tokens trip ambiguous
+ * patterns). Platform names may
  * run into a model number (`BlackBerry8310`, `Apple-iPhone3C1`), so they need no boundary after.
  */
 const DEVICE_TOKEN =
-  /\b(?:MIDP|CLDC|J2ME|Symbian|Series ?(?:40|60)|Bada|BlackBerry|BB10|PlayBook|Windows Phone|IEMobile|Android|iPhone|iPad|iPod|Nintendo|PlayStation|Kindle|MSIE)|^(?:Nokia|SonyEricsson|SAMSUNG|SEC-|LG-|MOT-|Alcatel|ZTE|Huawei|Sagem|Sharp|Pantech|Vodafone\/)/i;
+  /\b(?:MIDP|CLDC|J2ME|Symbian|Series ?(?:40|60)|Bada|BlackBerry|BB10|PlayBook|Windows Phone|IEMobile|Android|iPhone|iPad|iPod|Nintendo|PlayStation|Kindle|MSIE|Trident\/)|^(?:Nokia|SonyEricsson|SAMSUNG|SEC-|LG-|MOT-|Alcatel|ZTE|Huawei|Sagem|Sharp|Pantech|Vodafone\/)/i;
 
 /** Whether the user-agent names a handset maker, a mobile platform, a console or Internet Explorer. */
 export function namesDevice(userAgent: string): boolean {
@@ -139,6 +140,7 @@ const AUTOMATED_WORDS: readonly string[] = [
   "scraper",
   "scrapy",
   "slurp",
+  "httrack",
   "http://",
   "https://",
   "headless",
@@ -190,6 +192,26 @@ const HANDSET_NAMES_LIKE_BOTS = /CUBOT|POWER ?BOT\b/gi;
 /** Devices that are not phones but carry a person's browser or app: TVs, set-top boxes, consoles, headsets. */
 const OTHER_DEVICE_TOKEN =
   /Apple ?TV|tvOS|\bAFT[A-Z0-9]{1,6}\b|\bRoku|Smart-?TV|Tizen|Web0S|webOS|CrKey|Xbox|\bQuest\b|HbbTV|BRAVIA|Android ?TV|Google ?TV/i;
+
+/**
+ * Where an app's own client or an unusual operating system string shows a person's device where
+ * no handset is named, each row a convention every such client follows: Apple's networking
+ * stack (`CFNetwork/`, `Darwin/`) and the libraries and tokens iOS apps add (`Alamofire/`,
+ * `AFNetworking`, `Scale/3.00`, `iOS 17.2`); Android's (`Dalvik/`, and OkHttp after the app's own
+ * name, not alone, which is a script's); an app that calls itself one (`mojeek-app`); Windows
+ * named as a product rather than in a browser's platform (`Microsoft Windows 7`, `Win95`,
+ * `Windows 10`), and the server editions of an operating system (`Windows Server 2012 R2`, `Ubuntu
+ * Server`), whose word `Server` a crawler pattern takes for a machine. Crawlers that fake a
+ * browser name `Windows NT`, which is why that form is not here.
+ */
+const PERSON_PLATFORM = new RegExp(
+  [
+    "CFNetwork\\/|\\bDarwin\\/\\d|\\bAlamofire\\/|AFNetworking|\\bScale\\/\\d|\\biOS[ /]\\d",
+    "\\bDalvik\\/|\\S \\(?okhttp\\/\\d|[-_][Aa]pp\\b",
+    "\\bWin(?:95|98|9x)\\b|Microsoft Windows|\\bWindows (?:95|98|ME|XP|Vista|\\d)",
+    "\\b(?:Windows|Ubuntu|Debian|Fedora|SUSE|CentOS|Red Hat|Linux)[\\w .]{0,24}\\bServer\\b",
+  ].join("|"),
+);
 
 /** A crawler's word inside a name (`AhrefsBot`, `MyCrawler-2`), found first so the name around it is read in one pass. */
 const CRAWLER_WORD = /bot|crawler|spider|scraper|fetcher/i;
@@ -247,6 +269,7 @@ export function identifyBot(userAgent: string, namedSpecificDevice: boolean): Bo
   if (known !== undefined) return known;
   if (IN_APP.test(head) && !ADDRESS.test(head)) return undefined;
   if (automated) return { name: botName(text), category: "other" };
-  if (namedSpecificDevice || namesDevice(text) || OTHER_DEVICE_TOKEN.test(text)) return undefined;
+  if (namedSpecificDevice || namesDevice(text) || OTHER_DEVICE_TOKEN.test(text) || PERSON_PLATFORM.test(text))
+    return undefined;
   return { name: botName(text), category: "other" };
 }

@@ -205,6 +205,33 @@ describe("identifyBot", () => {
     expect(identifyBot(userAgent, false)).toBeUndefined();
   });
 
+  it.each([
+    ["an iOS app on Apple's networking stack", "NewsReader/4.1 CFNetwork/1494.0.7 Darwin/23.4.0"],
+    [
+      "an iOS app on Alamofire",
+      "Downloads/2.3 (com.example.downloads; build:230; iOS 17.4.1) Alamofire/5.9.1",
+    ],
+    ["an iOS app on AFNetworking", "Trackr/5.0.1 (iOS 17.4; Scale/3.00)"],
+    ["an Android app on OkHttp", "NewsFeed/8.2.0 okhttp/4.12.0"],
+    ["an app that calls itself one", "weather-app/3.2"],
+    [
+      "Chrome on Windows Server",
+      "Mozilla/5.0 (Windows Server 2022 Datacenter; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+    ],
+    [
+      "Internet Explorer 11 with an add-on's token",
+      "Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; SLCC2; .NET CLR 2.0.50727; Library 2.0; rv:11.0) like Gecko",
+    ],
+  ])("takes %s for a person, though a crawler pattern matches", (_name, userAgent) => {
+    expect(isbot(userAgent)).toBe(true);
+    expect(identifyBot(userAgent, false)).toBeUndefined();
+  });
+
+  it("keeps scripts that use an app's library, or name an old Windows, crawlers", () => {
+    expect(identifyBot("okhttp/4.12.0", false)?.name).toBe("okhttp");
+    expect(identifyBot("Mozilla/4.5 (compatible; HTTrack 3.0x; Windows 98)", false)).toBeDefined();
+  });
+
   it("takes phones whose names look like crawlers' for people", () => {
     expect(
       identifyBot(
