@@ -15,6 +15,11 @@ const XR =
   /\bQuest\b|OculusBrowser|PicoBrowser|\bPico (?:Neo|4)|Vision ?Pro|visionOS|HoloLens|Magic Leap| VR Safari/i;
 /** Consoles that name themselves; a PlayStation also says `SmartTV`, so these come before TVs. */
 const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
+/** One pattern from a table of alternatives, compiled once at load: a rule tests one regex, not a list. */
+function anyOf(alternatives: readonly string[], flags = ""): RegExp {
+  return new RegExp(alternatives.join("|"), flags);
+}
+
 /**
  * TVs and set-top boxes that say "TV": Android TV and Google TV, Fire TV, Tizen and webOS sets,
  * Apple TV and tvOS, HbbTV, TV boxes, Xiaomi's MiTV. Asked only when the text has `tv` in it, so
@@ -23,18 +28,52 @@ const CONSOLE = /PlayStation|Xbox|Nintendo|Steam ?Deck|\bOUYA\b/i;
 const TV_WORD =
   /Android ?TV|Google ?TV|Fire ?TV|Smart-?TV|Tizen[^)]*\bTV\b|webOS[^)]*TV|Apple ?TV|tvOS|HbbTV|TV[ _]?BOX|PortalTV|-TVX?\d|\bMiTV|\bDTV\b|Opera TV|NETTV|TSBNetTV|\bTV\b/i;
 /**
- * TVs and set-top boxes by their other tokens, as they spell them: Fire TV's `AFT...` codes,
- * LG's `Web0S` and `NetCast`, BRAVIA, Roku, Chromecast (`CrKey`), VIZIO, Hisense's VIDAA, boxes.
- * Case-sensitive: capitals are rare in user-agents, so most positions fail at once.
+ * TVs and set-top boxes by their other tokens, as they spell them. Case-sensitive: capitals are
+ * rare in user-agents, so most positions fail at once. Each row is a signal a maker or platform
+ * uses for every model, not a model.
  */
-const TV_TOKEN =
-  /\bAFT[A-Z0-9]{1,6}\b|Web0S|NetCast|BRAVIA|\bRoku|CrKey|Chromecast|\bBOX\b|BOX[-_]|Box\b|ViziOS|VIZIO|MiBOX|MIBOX|Mi Box|\bSTB\b|VIDAA|\bOMI\/|Telly|Large Screen|SmartCast|Freebox|MStar|Viera|AQUOSBrowser/;
+const TV_TOKEN = anyOf([
+  // Platforms, browsers and middleware that run only on TVs and boxes: Fire TV's `AFT...` codes,
+  // LG's `Web0S` and `NetCast`, Roku, Chromecast (`CrKey`), VIZIO, Hisense's VIDAA, Vewd (Opera
+  // TV's successor), Espial, Zeasn, Foxxum, NetRange, Titan OS, TiVo, Samsung's SmartHub and Maple.
+  "\\bAFT[A-Z0-9]{1,6}\\b|Web0S|NetCast|BRAVIA|\\bRoku|CrKey|Chromecast|ViziOS|VIZIO|VIDAA|\\bOMI\\/|Telly",
+  "Large Screen|SmartCast|Freebox|TiVo|MStar|Viera|AQUOSBrowser|Vewd|Espial|Zeasn|Foxxum|NETRANGE|TitanOS|SmartHub|Maple(?=[\\d;])",
+  // The product's kind in its name: a box (`BOX`, `TV Box`, `MiBox`), a stick, a streamer, a
+  // dongle, a set-top box, an IPTV or OTT box, an Android or Google TV build (`ATV`, `GTV`), and
+  // "TV" glued to a maker's or operator's name (`MagentaTV`, `KM9_TV_BOX`; LeEco's `LeTV` phones aside).
+  "\\bBOX\\b|BOX[-_]|Box\\b|(?<=[a-z0-9])Box(?![a-z])|MiBOX|MIBOX|Mi Box|Set-?[Tt]op",
+  "(?<![A-Za-z])(?:Stick|STICK|Streamer|STREAMER|Streaming|Dongle|DONGLE)(?![A-Za-z])",
+  "(?<![A-Za-z])(?:STB|IPTV|OTT|ATV|GTV|DVB)(?![A-Za-z])|(?<=[a-z0-9_])(?<!Le)TV(?![A-Za-z])",
+  // Set-top and TV systems-on-chip by their makers' part numbers, which a box often gives as
+  // its model: Amlogic S9xx, Rockchip's set-top RK33x8 and RK322x, Allwinner's H-series boxes,
+  // HiSilicon Hi379x, Realtek RTD1xxx, MediaTek's TV parts (MT5xxx, MT9xxx); TP Vision's
+  // chassis codes for Philips sets (`TPM191E`).
+  "Amlogic|Realtek|(?<![\\w-])S9(?:05[A-Z]?\\d?|08X|12|22X|28X)(?![A-Za-z0-9])|(?<![\\w-])[Rr][Kk]3(?:318|328|228|229)(?!\\d)",
+  "(?<![\\w-])H(?:313|616|618)(?!\\d)|Hi37(?:98|96)|(?<![\\w-])RTD1\\d{3}|(?<![\\w-])MT(?:5\\d{3}|9\\d{3})(?!\\d)",
+  "(?<![\\w-])TPM\\d{3}[A-Z]{1,2}(?![A-Za-z0-9])",
+]);
 const HAS_TV = /tv/i;
-/** Android TV boxes sold under their series' names: Mecool, MXQ, T95, Tanix TX, A95X, H96, X96, HK1, Beelink, Ugoos, Zidoo. */
+/**
+ * Android TV boxes sold under their series' or makers' names (Mecool, MXQ, T95, Tanix TX,
+ * A95X, H96, X96, HK1, Beelink, Ugoos, Zidoo, ...), alone or with the size word their
+ * variants add (`X96mini`, `H96_Max`).
+ */
 const TV_BOX =
-  /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed)\b/i;
-/** TV browser and launcher apps (`X-Requested-With`), not the phone apps that cast to a TV. */
-const TV_APP = /tv(?:web)?browser|tv\.browser|tvsearch|tvlauncher/i;
+  /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed|Magicsee|Minix|Formuler|Homatics|Dune ?HD|Zappiti|Nexbox|Sunvell|Leelbox|Bqeel)(?=[^a-z0-9]|$|mini|max|plus|pro|air|rbox|q\b|w\b)/i;
+/**
+ * The model code of a TV panel: a size in inches beside the maker's series letters, the scheme
+ * TV makers number their sets by (`55UP7750`, `KD-55X85J`, `OLED55C1`, `43PUS8507`), and Amlogic's
+ * reference boards (`p212`, `u211`), which boxes built on them report as their model.
+ */
+const TV_MODEL =
+  /^(?:[A-Z]{1,4}-?)?(?:24|28|32|40|42|43|48|49|50|55|58|60|65|70|75|77|83|85|86|98)[A-Z]{1,4}\d{1,5}|^[pqu]2\d{2}$/;
+/**
+ * TV apps (`X-Requested-With`): TV browsers and launchers, Android TV's system apps (`.tv`
+ * packages, Philips' `droidtv`, Sony's `dtv`), YouTube and Netflix for TV (`youtube.tv`,
+ * Netflix's `ninja`). Not the phone apps that cast to a TV, whose packages start with `tv.`.
+ */
+const TV_APP =
+  /tv(?:web)?browser|tv\.browser|tvsearch|tvlauncher|leanback|\.tv$|\.atv\b|droidtv|\.dtv\.|youtube\.tv|netflix\.ninja/i;
 /** Handhelds and game streaming devices that do not say "console": SHIELD, Retroid, Anbernic, AYANEO, Logitech G Cloud. */
 const HANDHELD =
   /\bSHIELD(?: Portable)?\)|Retroid|Anbernic|\bRG ?CUBE|\bRG\d{3}|AYANEO|ROG Ally|Legion Go|\bGR0006\b|G Cloud|\bOdin\b/i;
@@ -91,6 +130,8 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   if (XR.test(text)) return "XR";
   if (CONSOLE.test(text)) return "Console";
   if ((HAS_TV.test(text) && TV_WORD.test(text)) || TV_TOKEN.test(text) || TV_BOX.test(text)) return "TV";
+  const code = requestModel(evidence);
+  if (code !== undefined && TV_MODEL.test(code)) return "TV";
   if (TV_APP.test(evidence.headers["x-requested-with"] ?? "")) return "TV";
   if (HANDHELD.test(text)) return "Console";
   if (WEARABLE.test(text)) return "Wearable";
@@ -99,8 +140,7 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   if (TABLET.test(text)) return "Tablet";
   const current = reply.class || reply.hd_specs?.general_type || "";
   // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.
-  if (current === "Tablet" && APP_CLIENT.test(userAgent) && requestModel(evidence) !== undefined)
-    return "Mobile";
+  if (current === "Tablet" && APP_CLIENT.test(userAgent) && code !== undefined) return "Mobile";
   if (current === "Tablet" && PHONE.test(text)) return "Mobile";
   if ((current === "" || current === "Unknown") && MOBILE.test(userAgent)) return "Mobile";
   if ((current === "" || current === "Unknown") && /Andr[o0]id/i.test(userAgent)) return "Mobile";

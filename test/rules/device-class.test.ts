@@ -188,6 +188,68 @@ describe("device-class", () => {
     expect(castApp).toBeUndefined();
   });
 
+  // Behind Chrome's reduced user-agent only the hinted model tells the device (`Mobile` or not).
+  const REDUCED_PHONE =
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+  const REDUCED_TABLET =
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  const model = (code: string): Record<string, string> => ({ "sec-ch-ua-model": JSON.stringify(code) });
+
+  it.each([
+    // TV makers number their sets by the panel's size in inches beside the series letters.
+    ["Sony's KD-55X85J (size 55, X85J series)", "KD-55X85J"],
+    ["LG's OLED65C3 (OLED, size 65, C3 series)", "OLED65C3"],
+    ["LG's 55UR7800 (size 55, UR series)", "55UR7800"],
+    ["Philips' 43PUS8507 (size 43, PUS series)", "43PUS8507"],
+    // The product's kind, whatever the maker.
+    ["a streaming stick", "Streaming Stick 4K"],
+    ["a streamer", "Streamer Pro"],
+    ["a dongle", "Cast Dongle 2"],
+    ["a set-top box named by its kind", "UHD STB 4"],
+    ["an operator's box with TV glued to its name", "MagentaTV One"],
+    ["a box named MiBox", "MiBox S"],
+    // Set-top systems-on-chip that a box gives as its model.
+    ["an Amlogic S905X4 box", "S905X4"],
+    ["an Amlogic reference board", "p281"],
+    ["a Rockchip RK3328 box", "RK3328"],
+    ["an Allwinner H616 box", "H616"],
+    ["a TP Vision chassis (Philips)", "TPM191E"],
+    ["a box series with its size word", "X96mini"],
+    ["a box series before a region code", "H96_Max"],
+  ])("takes %s for a TV", (_name, code) => {
+    expect(change(mobile, REDUCED_PHONE, model(code))?.class).toBe("TV");
+    expect(change(tablet, REDUCED_TABLET, model(code))?.class).toBe("TV");
+  });
+
+  it.each([
+    ["a Galaxy S22 Ultra, whose number looks like an Amlogic part", "SM-S908B"],
+    ["an ASUS Zenfone 3, whose number starts with letters and a 55", "ZE552KL"],
+    ["a Kyocera phone whose code ends in a size-like number", "KYV48"],
+    ["a realme phone", "RMX3263"],
+    ["a vivo phone", "V2250"],
+    ["a nubia phone", "NX769J"],
+    ["a Redmi phone", "Redmi Note 13 Pro"],
+    ["a LeEco phone named LeTV", "LeTV X600"],
+  ])("keeps %s a phone", (_name, code) => {
+    expect(change(mobile, REDUCED_PHONE, model(code))?.class ?? "Mobile").toBe("Mobile");
+  });
+
+  it("takes Android TV's system apps and YouTube for TV for a TV", () => {
+    for (const app of ["com.google.android.youtube.tv", "org.droidtv.settings", "com.sony.dtv.browser"]) {
+      expect(
+        deviceClass.apply(mobile, evidenceOf(REDUCED_PHONE, { "x-requested-with": app }), undefined)?.class,
+      ).toBe("TV");
+    }
+    // A phone app of a TV channel (`tv.` is its domain) is no TV.
+    expect(
+      deviceClass.apply(
+        mobile,
+        evidenceOf(REDUCED_PHONE, { "x-requested-with": "tv.example.news" }),
+        undefined,
+      ),
+    ).toBeUndefined();
+  });
+
   it("names the catch-all's model after the new class", () => {
     const result = change(
       tablet,
