@@ -81,14 +81,66 @@ const HANDHELD =
 const WEARABLE =
   /\bWatch\b|Gear Live|\bSM-[RL]\d{3}|Wear ?OS|Moto 360|SmartWatch|\bOP?WWE\d|\bOW\d{2}W\d|TicWatch|ZenWatch|watchOS|Fitbit/i;
 /**
- * Tablets by name or model code: the word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung
- * `SM-T/X/P`, Lenovo `TB`/`YT`, Huawei and Honor pads (`...-W09`), Xiaomi (`..RP..`), OPPO and
- * OnePlus (`OPD`), realme (`RMP`) and vivo (`PA2`) pads, Sony's `SGP`, Nokia's `T20`, Alcatel's and
- * TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs, Nexus 7/9/10, Pixel Tablet and Pixel C, Archos,
- * Kobo and Nook readers, and `Pad` or `Tab` in a model's name.
+ * Tablets by name or model code, each row a naming scheme a maker uses for all its tablets. A code
+ * may carry a region suffix (`TB-X606F_ROW`, `9132X_EEA`): codes end at any character that is not
+ * a letter or digit, `_` included.
  */
-const TABLET =
-  /\bTablet\b|\biPad\b|Kindle|\bSilk\/|\bKF[A-Z]{2,6}\b|\bAEO[A-Z]{2}\b|\bSM-[TXP]\d{3}|\bGT-[PN][58]\d{2}|\bSC-0[12]\w\b|\bLenovo (?:TB|YT|B[68]0)|\bTB-?[A-Z0-9]{3,6}\b|\bTB\d-|\bSGP\d{3}|Pixel C\b|Nokia T\d{2}\b|HMD T\d{2}\b|\b[A-Z]{3}\d?-W[0-9]{2}|\b2\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}\b|\bTB\d{3}[A-Z]{1,2}\b|\bYT\d?-|\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\d?[A-Z]?-|\bT1-[A-Z0-9]|MediaPad|MatePad|\bPad\b|\bPad ?\d|\b(?:Tab|TAB)\b|\b(?:Tab|TAB) ?[A-Z0-9]|Nexus (?:7|9|10)\b|Pixel Tablet|Kobo|\bNook|\bOPD\d{4}|\bRMP\d{4}|\bPA2\d{3}\b|\b(?:9[0-2]\d{2}|8[0-9]{3})[A-Z]\b|Archos ?(?:[7-9]\d|1\d\d)\b|\bd-\d{2}[A-Z]\b/;
+const TABLET = anyOf([
+  // The word, Kindle Fire and Amazon's `KF..`/`AEO..` codes, Samsung `SM-T/X/P` (and `GT-P/N`,
+  // docomo's `SC-01`), Lenovo `TB`/`YT`, Sony's `SGP`, Nokia's and HMD's `T20`, Pixel Tablet and
+  // Pixel C, Nexus 7/9/10, Archos, Kobo and Nook readers.
+  "\\bTablet\\b|\\biPad\\b|Kindle|\\bSilk\\/|\\bKF[A-Z]{2,6}(?![A-Za-z0-9])|\\bAEO[A-Z]{2}(?![A-Za-z0-9])",
+  "\\bSM-[TXP]\\d{3}|\\bGT-[PN][58]\\d{2}|\\bSC-0[12][A-Z0-9](?![A-Za-z0-9])|\\bSGP\\d{3}|Pixel C\\b|Pixel Tablet|Nexus (?:7|9|10)\\b",
+  "\\bLenovo (?:TB|YT|B[68]0)|\\bTB-?[A-Z0-9]{3,6}(?![A-Za-z0-9])|\\bTB\\d-|\\bTB\\d{3}[A-Z]{1,2}(?![A-Za-z0-9])|\\bYT\\d?-",
+  "(?:Nokia|HMD) T\\d{2}(?![A-Za-z0-9])|Archos ?(?:[7-9]\\d|1\\d\\d)\\b|Kobo|\\bNook|BOOX|PocketBook|Likebook",
+  // Huawei and Honor: a `W` (Wi-Fi) variant, and their pads' series; MediaPad, MatePad.
+  "\\b[A-Z]{3}\\d?-W[0-9]{2}|\\bT1-[A-Z0-9]|MediaPad|MatePad",
+  "\\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\\d?[A-Z]?-",
+  // Xiaomi's `RP` line letters (Redmi Pad, Xiaomi Pad), OPPO and OnePlus `OPD`, realme `RMP`,
+  // vivo `PA2`, TECNO's DroiPad `DP`, Alcatel's and TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs.
+  "\\b2\\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}(?![A-Za-z0-9])|\\bOPD\\d{4}|\\bRMP\\d{4}|\\bPA2\\d{3}(?![A-Za-z0-9])|TECNO DP\\d",
+  "\\b(?:9[0-2]\\d{2}|8[0-9]{3})[A-Z](?![A-Za-z0-9])|\\bd-\\d{2}[A-Z](?![A-Za-z0-9])",
+  // `Pad` or `Tab` ending a word of a model's name, as makers name their tablets (`Galaxy Tab`,
+  // `Lenovo Tab`, `MatePad`, `Redmi Pad`, `MI PAD`, `TAB10`, `MediaTab`), and `EDU`, which
+  // education tablets carry.
+  "Pad(?![a-z])|PAD(?![A-Z])|Tab(?![a-z])|(?<![A-Z])TAB(?![A-Z])|(?<![A-Za-z])EDU(?![A-Za-z])",
+  // Apps that mark a tablet in their own token: Yandex's `/apad`, Facebook's `FBID/tablet`.
+  "\\/apad\\b|FBID\\/tablet",
+]);
+/**
+ * The screen some apps put in their user-agent: Instagram's density and pixels (`480dpi;
+ * 1080x2340`) and Facebook's (`FBDM/{density=2.625,width=1080,height=2186}`).
+ */
+const APP_SCREEN =
+  /(?<![\d.])(\d{2,3})dpi; (\d{3,4})x(\d{3,4})|FBDM\/\{density=(\d{1,2}(?:\.\d{1,4})?),width=(\d{3,4}),height=(\d{3,4})/;
+/**
+ * Android's own line between phones and tablets: a smallest width of 600 density-independent
+ * pixels (the `sw600dp` resources of a 7-inch tablet).
+ */
+const TABLET_MIN_WIDTH_DP = 600;
+/**
+ * Foldables open to a nearly square screen as wide as a tablet's; tablets are at least 4:3 (1.33):
+ * a screen squarer than this is not read.
+ */
+const TABLET_MIN_ASPECT = 1.25;
+
+/**
+ * The class an app's own report of the screen tells: `Tablet` from a smallest width of
+ * {@link TABLET_MIN_WIDTH_DP} dp up, else `Mobile`; `undefined` without one, or for a nearly
+ * square screen (a foldable, or a made-up size).
+ */
+export function classFromAppScreen(userAgent: string): "Tablet" | "Mobile" | undefined {
+  if (!userAgent.includes("dpi; ") && !userAgent.includes("FBDM/")) return undefined;
+  const found = APP_SCREEN.exec(userAgent);
+  if (found === null) return undefined;
+  const [, dpi, w1, h1, density, w2, h2] = found;
+  const scale = dpi === undefined ? Number(density) : Number(dpi) / 160;
+  const width = Number(w1 ?? w2);
+  const height = Number(h1 ?? h2);
+  const short = Math.min(width, height);
+  if (!(scale > 0) || short === 0 || Math.max(width, height) / short < TABLET_MIN_ASPECT) return undefined;
+  return short / scale >= TABLET_MIN_WIDTH_DP ? "Tablet" : "Mobile";
+}
 /** Phones and feature phones that a catch-all record may miss (no `Android`). */
 const MOBILE =
   /\bMobile\b|MIDP|CLDC|Symbian|Series ?[46]0|KAIOS|MeeGo|Maemo|Sailfish|BlackBerry|BB10|Windows Phone|IEMobile|Windows CE|\bPDA\b|Opera Mini|iPhone|iPod/i;
@@ -137,6 +189,8 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   if (WEARABLE.test(text)) return "Wearable";
   if (hints.formFactors?.includes("XR") === true) return "XR";
   if (hints.formFactors?.includes("Tablet") === true) return "Tablet";
+  const measured = classFromAppScreen(userAgent);
+  if (measured !== undefined) return measured;
   if (TABLET.test(text)) return "Tablet";
   const current = reply.class || reply.hd_specs?.general_type || "";
   // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.

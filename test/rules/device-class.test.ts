@@ -1,7 +1,7 @@
 // The class of a device the database does not know, from user-agent tokens, model codes and hints.
 
 import { describe, expect, it } from "vitest";
-import { deviceClass } from "../../src/rules/device-class.js";
+import { classFromAppScreen, deviceClass } from "../../src/rules/device-class.js";
 import type { RuleChange } from "../../src/rules/rule.js";
 import type { DetectReply } from "../../src/types.js";
 import {
@@ -232,6 +232,42 @@ describe("device-class", () => {
     ["a LeEco phone named LeTV", "LeTV X600"],
   ])("keeps %s a phone", (_name, code) => {
     expect(change(mobile, REDUCED_PHONE, model(code))?.class ?? "Mobile").toBe("Mobile");
+  });
+
+  it.each([
+    ["a tablet code with Lenovo's region suffix", "TB-X606F_ROW"],
+    ["a TCL tab with the EEA suffix", "9132X_EEA"],
+    ["Xiaomi's MI PAD in capitals", "MI PAD 4"],
+    ["a name ending in Pad (CHUWI's HiPad)", "HiPad X"],
+    ["a name ending in Tab", "MediaTab 10"],
+    ["a Lenovo Tab with FHD in its name", "Lenovo Tab M10 FHD Plus"],
+    ["an education tablet", "EDU-8"],
+  ])("takes %s for a tablet, though its browser says Mobile", (_name, code) => {
+    expect(change(mobile, REDUCED_PHONE, model(code))?.class).toBe("Tablet");
+  });
+
+  it("takes a tablet from the token Yandex's app adds on tablets", () => {
+    const ua =
+      "Mozilla/5.0 (Linux; arm_64; Android 13; Zeta 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 YaApp_Android/23.101/apad YaSearchBrowser/23.101/apad BroPP/1.0 SA/3 Mobile Safari/537.36";
+    expect(change(mobile, ua)?.class).toBe("Tablet");
+    expect(change(mobile, ua.replaceAll("/apad", ""))).toBeUndefined();
+  });
+
+  it("reads the class from the screen an app reports, by Android's 600 dp line", () => {
+    const instagram = (screen: string): string =>
+      `Mozilla/5.0 (Linux; Android 13; Zeta 10 Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 Instagram 330.0.0.40.92 Android (33/13; ${screen}; Zeta; Zeta 10; zeta10; mt6789; en_US; 600000000)`;
+    // 1200 x 1920 at 240 dpi: 800 dp wide, a 10-inch tablet.
+    expect(classFromAppScreen(instagram("240dpi; 1200x1920"))).toBe("Tablet");
+    expect(change(mobile, instagram("240dpi; 1200x1920"))?.class).toBe("Tablet");
+    // 1080 x 2400 at 420 dpi: 411 dp wide, a phone.
+    expect(classFromAppScreen(instagram("420dpi; 1080x2400"))).toBe("Mobile");
+    expect(change(tablet, instagram("420dpi; 1080x2400"))?.class).toBe("Mobile");
+    // A foldable's inner screen is as wide as a tablet's but nearly square: not read.
+    expect(classFromAppScreen(instagram("420dpi; 1812x2176"))).toBeUndefined();
+    const facebook =
+      "Dalvik/2.1.0 (Linux; U; Android 13; Zeta 10 Build/TP1A) [FBAN/FB4A;FBAV/450.0.0.1;FBPN/com.facebook.katana;FBLC/en_US;FBDV/Zeta 10;FBSV/13;FBDM/{density=1.5,width=1200,height=1920};FB_FW/1;]";
+    expect(classFromAppScreen(facebook)).toBe("Tablet");
+    expect(classFromAppScreen(REDUCED_PHONE)).toBeUndefined();
   });
 
   it("takes Android TV's system apps and YouTube for TV for a TV", () => {
