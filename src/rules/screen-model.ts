@@ -2,37 +2,85 @@
 
 import type { DeviceScreen } from "../evidence/page-script-cookie.js";
 import type { DetectReply, DeviceSpecs } from "../types.js";
+import { IPHONE_SCREENS, type IPhoneModel, type IPhoneScreen } from "./iphone-screens.js";
 import type { Rule, RuleCatalog, RuleChange, RuleEvidence } from "./rule.js";
 
 /** The kind of Apple device a generic record stands for. */
 type AppleKind = "iPhone" | "iPad";
 
-/** One iPhone or iPad record of the database, as the screen index holds it. */
+/**
+ * One model that may fit a screen: an iPhone or iPad record of the database, as the screen index
+ * holds it, or an iPhone of Apple's table that the database has no record of.
+ */
 interface ScreenModel {
-  readonly kind: AppleKind;
-  readonly record: DeviceSpecs;
-  /** The screen the model renders, in device pixels: short side, long side. */
-  readonly short: number;
+  /** The model's name (`general_model`, or Apple's name). */
+  readonly name: string;
+  /** The database's record; `undefined` for a model of Apple's table only. */
+  readonly record: DeviceSpecs | undefined;
+  /** The long side of the screen it renders, in device pixels (the index is keyed by the short side). */
   readonly long: number;
-  /** The major OS version the model shipped with (`general_platform_version`), if the record says. */
+  /** The major OS version the model shipped with (`general_platform_version`, else Apple's table). */
   readonly firstOsMajor: number | undefined;
-  /** Its Apple hardware identifier (`iPhone17,3` → [17, 3]) from `general_aliases`, if any. */
+  /** For a model of Apple's table only, its panel (`short`x`long` device pixels), to tell whether it shares the records' display. */
+  readonly panel: string | undefined;
+  /** Its Apple hardware identifier (`iPhone17,3` → [17, 3]), from `general_aliases` else Apple's table. */
   readonly hardwareId: readonly [number, number] | undefined;
-  /** Its position in the database. */
+  /** Its position in the database; models of Apple's table only come after every record. */
   readonly position: number;
 }
 
 /** The iPhone and iPad records of one database, by the short side of the screen they render. */
 type ScreenIndex = ReadonlyMap<string, readonly ScreenModel[]>;
 
+/** A portrait size in device pixels, as the indexes key it: `short` x `long`. */
+const sizeKey = (a: number, b: number): string => `${Math.min(a, b)}x${Math.max(a, b)}`;
+
 /**
  * Panels Apple renders at a larger size and scales down, so that their CSS screen is that of
- * another family: `display_x`x`display_y` → the rendered size, in device pixels.
+ * another family: `display_x`x`display_y` → the rendered size, in device pixels (from
+ * {@link IPHONE_SCREENS}: the iPhone 6 Plus to 8 Plus, the 12 mini and 13 mini).
  */
-const DOWNSAMPLED_PANELS: ReadonlyMap<string, readonly [number, number]> = new Map([
-  ["1080x1920", [1242, 2208]], // iPhone 6 Plus to 8 Plus: 414 x 736 CSS at 3x
-  ["1080x2340", [1125, 2436]], // iPhone 12 mini, 13 mini: 375 x 812 CSS at 3x
-]);
+const DOWNSAMPLED_PANELS: ReadonlyMap<string, readonly [number, number]> = new Map(
+  IPHONE_SCREENS.flatMap(({ points: [w, h], scale, panel }) =>
+    panel === undefined ? [] : [[sizeKey(panel[0], panel[1]), [w * scale, h * scale] as const]],
+  ),
+);
+
+/** A screen of Apple's table, by the device pixels a page script measures on it. */
+interface AppleScreen {
+  readonly long: number;
+  /** Its panel, `short`x`long` device pixels. */
+  readonly panel: string;
+  readonly models: readonly IPhoneModel[];
+}
+
+/**
+ * Apple's iPhone screens by the short side of their device pixels: the rendered size (points ×
+ * scale), and for a downsampled panel its own size too (a script may measure either).
+ */
+const APPLE_SCREENS: ReadonlyMap<number, readonly AppleScreen[]> = (() => {
+  const byShort = new Map<number, AppleScreen[]>();
+  const add = (a: number, b: number, screen: IPhoneScreen): void => {
+    const short = Math.min(a, b);
+    const list = byShort.get(short) ?? [];
+    const [w, h] = screen.panel ?? [screen.points[0] * screen.scale, screen.points[1] * screen.scale];
+    list.push({ long: Math.max(a, b), panel: sizeKey(w, h), models: screen.models });
+    byShort.set(short, list);
+  };
+  for (const screen of IPHONE_SCREENS) {
+    add(screen.points[0] * screen.scale, screen.points[1] * screen.scale, screen);
+    if (screen.panel !== undefined) add(screen.panel[0], screen.panel[1], screen);
+  }
+  return byShort;
+})();
+
+/** A model name as compared across databases: `iPhone XS Max` and `iPhone Xs Max` are one. */
+const nameKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** Apple's iPhones by name, for what a database's record does not say (its hardware identifier, first iOS). */
+const APPLE_MODELS: ReadonlyMap<string, IPhoneModel> = new Map(
+  IPHONE_SCREENS.flatMap(({ models }) => models.map((m) => [nameKey(m.name), m] as const)),
+);
 
 /** How far a measured size may be from a record's, in device pixels (ratios are rounded to 3 decimals). */
 const TOLERANCE_PX = 2;
@@ -108,30 +156,37 @@ function byLikelihood(a: ScreenModel, b: ScreenModel): number {
 
 const indexKey = (kind: AppleKind, short: number): string => `${kind}:${short}`;
 
-/** Indexes the specific iPhone and iPad records that have a numeric screen size. */
+/**
+ * Indexes the specific iPhone and iPad records that have a numeric screen size, by the screen
+ * they render; a downsampled panel (a mini's) under its own size too, which a script may measure.
+ */
 function buildIndex(devices: readonly DeviceSpecs[]): ScreenIndex {
   const index = new Map<string, ScreenModel[]>();
-  devices.forEach((record, position) => {
-    if (record.general_vendor?.toLowerCase() !== "apple" || genericKind(record) !== undefined) return;
-    const kind = kindOfModel(record.general_model ?? "");
-    const x = pixels(record.display_x);
-    const y = pixels(record.display_y);
-    if (kind === undefined || x === undefined || y === undefined) return;
-    const panel = `${Math.min(x, y)}x${Math.max(x, y)}`;
-    const [short, long] = DOWNSAMPLED_PANELS.get(panel) ?? [Math.min(x, y), Math.max(x, y)];
-    const model: ScreenModel = {
-      kind,
-      record,
-      short,
-      long,
-      firstOsMajor: majorOf(record.general_platform_version),
-      hardwareId: hardwareIdOf(record),
-      position,
-    };
+  const add = (kind: AppleKind, short: number, model: ScreenModel): void => {
     const key = indexKey(kind, short);
     const list = index.get(key);
     if (list === undefined) index.set(key, [model]);
     else list.push(model);
+  };
+  devices.forEach((record, position) => {
+    if (record.general_vendor?.toLowerCase() !== "apple" || genericKind(record) !== undefined) return;
+    const name = record.general_model ?? "";
+    const kind = kindOfModel(name);
+    const x = pixels(record.display_x);
+    const y = pixels(record.display_y);
+    if (kind === undefined || x === undefined || y === undefined) return;
+    const apple = kind === "iPhone" ? APPLE_MODELS.get(nameKey(name)) : undefined;
+    const fields = {
+      name,
+      record,
+      firstOsMajor: majorOf(record.general_platform_version) ?? apple?.firstIos,
+      panel: undefined,
+      hardwareId: hardwareIdOf(record) ?? apple?.hardwareId,
+      position,
+    };
+    const rendered = DOWNSAMPLED_PANELS.get(sizeKey(x, y));
+    if (rendered !== undefined) add(kind, Math.min(...rendered), { ...fields, long: Math.max(...rendered) });
+    add(kind, Math.min(x, y), { ...fields, long: Math.max(x, y) });
   });
   for (const list of index.values()) list.sort(byLikelihood);
   return index;
@@ -160,8 +215,10 @@ function osMajorOf(reply: DetectReply, userAgent: string): number | undefined {
 }
 
 /**
- * The records of `kind` whose screen is `screen`, most likely first. A model that shipped with a
- * later OS than `osMajor` is ruled out, unless that would rule out every model.
+ * The models of `kind` whose screen is `screen`, most likely first: the database's records, and
+ * for an iPhone the models of Apple's table with that screen that the database has no record of.
+ * A model that shipped with a later OS than `osMajor` is ruled out, unless that would rule out
+ * every model.
  */
 function fitting(
   index: ScreenIndex,
@@ -177,6 +234,22 @@ function fitting(
   for (let s = short - TOLERANCE_PX; s <= short + TOLERANCE_PX; s++) {
     for (const model of index.get(indexKey(kind, s)) ?? []) {
       if (Math.abs(model.long - long) <= TOLERANCE_PX) fits.push(model);
+    }
+    if (kind !== "iPhone") continue;
+    for (const apple of APPLE_SCREENS.get(s) ?? []) {
+      if (Math.abs(apple.long - long) > TOLERANCE_PX) continue;
+      for (const m of apple.models) {
+        if (fits.some((fit) => nameKey(fit.name) === nameKey(m.name))) continue;
+        fits.push({
+          name: m.name,
+          record: undefined,
+          long: apple.long,
+          firstOsMajor: m.firstIos,
+          panel: apple.panel,
+          hardwareId: m.hardwareId,
+          position: Number.MAX_SAFE_INTEGER,
+        });
+      }
     }
   }
   if (fits.length > 1) fits.sort(byLikelihood);
@@ -195,17 +268,24 @@ function deviceFields(record: DeviceSpecs): Partial<DeviceSpecs> {
   return specs as Partial<DeviceSpecs>;
 }
 
-/** The display fields every fitting record agrees on, else the measured size (device pixels, portrait). */
+/**
+ * The display fields every fitting model agrees on, else the measured size (device pixels,
+ * portrait). A model of Apple's table only has no record to agree with: the measured size.
+ */
 function sharedDisplay(fits: readonly ScreenModel[], screen: DeviceScreen): Partial<DeviceSpecs> {
+  const records = fits.filter((m) => m.record !== undefined);
   const agreed = (field: "display_x" | "display_y" | "display_size"): string | undefined => {
-    const value = fits[0]?.record[field];
-    return value !== undefined && value !== "" && fits.every((m) => m.record[field] === value)
+    const value = records[0]?.record?.[field];
+    return value !== undefined && value !== "" && records.every((m) => m.record?.[field] === value)
       ? value
       : undefined;
   };
-  const x = agreed("display_x");
-  const y = agreed("display_y");
-  const size = agreed("display_size");
+  let x = agreed("display_x");
+  let y = agreed("display_y");
+  // A model of Apple's table shares the records' display when it has their panel (same pixels, same diagonal).
+  const panel = x !== undefined && y !== undefined ? sizeKey(Number(x), Number(y)) : undefined;
+  if (!fits.every((m) => m.record !== undefined || m.panel === panel)) x = y = undefined;
+  const size = x === undefined ? undefined : agreed("display_size");
   const a = Math.round(screen.width * screen.pixelRatio);
   const b = Math.round(screen.height * screen.pixelRatio);
   return {
@@ -221,12 +301,14 @@ function sharedDisplay(fits: readonly ScreenModel[], screen: DeviceScreen): Part
  * generic iPhone or iPad record (a browser's user-agent never names the model) and the page
  * script measured the screen, it looks up the database's own iPhone or iPad records whose
  * `display_x` × `display_y` (device pixels, either orientation) equal the CSS screen × pixel
- * ratio. One fits: that record's specs. Several: the generic record with the display fields
- * filled, and `candidates`, the fitting model names newest first (by the Apple hardware
- * identifier in `general_aliases`, `iPhone17,3` before `iPhone16,1`; records without one follow
- * in database order). A model that shipped with a later OS (its record's
- * `general_platform_version`) than the request's is ruled out. A specific device the database
- * named is never changed. The index is built once per catalog.
+ * ratio, and for an iPhone the models of Apple's published screens ({@link IPHONE_SCREENS})
+ * with that screen that the database has no record of. One record fits: its specs; one model
+ * of Apple's table only: its name. Several: the generic record with the display fields filled,
+ * and `candidates`, the fitting model names newest first (by the Apple hardware identifier in
+ * `general_aliases`, else Apple's table, `iPhone17,3` before `iPhone16,1`; records without one
+ * follow in database order). A model that shipped with a later OS (its record's
+ * `general_platform_version`, else Apple's table) than the request's is ruled out. A specific
+ * device the database named is never changed. The index is built once per catalog.
  */
 export const screenModel: Rule = {
   name: "screen-model",
@@ -247,7 +329,13 @@ export const screenModel: Rule = {
     const fits = fitting(indexOf(catalog), kind, screen, osMajorOf(reply, evidence.userAgent));
     const [only] = fits;
     if (only === undefined) return undefined;
-    if (fits.length === 1) return { specs: deviceFields(only.record) };
-    return { specs: sharedDisplay(fits, screen), candidates: fits.map((m) => m.record.general_model) };
+    if (fits.length === 1)
+      return {
+        specs:
+          only.record === undefined
+            ? { general_model: only.name, ...sharedDisplay(fits, screen) }
+            : deviceFields(only.record),
+      };
+    return { specs: sharedDisplay(fits, screen), candidates: fits.map((m) => m.name) };
   },
 };

@@ -136,7 +136,19 @@ describe("screenModel", () => {
 
   it("counts the minis, whose panel Apple scales down, with the 375 x 812 family", () => {
     const { change } = run(chromeOnIos("17_5"), screen(375, 812, 3));
-    expect(change?.candidates).toEqual(["iPhone 13 mini", "iPhone 12 mini", "iPhone 11 Pro"]);
+    // The sample has no iPhone X or XS: Apple's table names them after the records, by release.
+    expect(change?.candidates).toEqual([
+      "iPhone 13 mini",
+      "iPhone 12 mini",
+      "iPhone 11 Pro",
+      "iPhone XS",
+      "iPhone X",
+    ]);
+    // A script that reads the mini's panel (1080 x 2340) finds the minis too.
+    expect(run(chromeOnIos("17_5"), screen(360, 780, 3)).change?.candidates).toEqual([
+      "iPhone 13 mini",
+      "iPhone 12 mini",
+    ]);
     // The records disagree on the panel: the measured size (CSS x ratio) is given.
     expect(change?.specs).toEqual({ display_x: "1125", display_y: "2436" });
     expect(run(chromeOnIos("16_7"), screen(414, 736, 3)).change?.specs?.general_model).toBe("iPhone 8 Plus");
@@ -158,6 +170,19 @@ describe("screenModel", () => {
     // iOS 17 rules out the iPhone 16 (iOS 18) of the 393 x 852 family (see above).
     expect(run(chromeOnIos("17_5"), screen(393, 852, 3)).change?.candidates).not.toContain("iPhone 16");
     expect(run(chromeOnIos("18_1"), screen(393, 852, 3)).change?.candidates?.[0]).toBe("iPhone 16");
+  });
+
+  it("lists the models Apple gives the same screen that the database has no record of", () => {
+    // 414 x 896 at 3x: the iPhone 11 Pro Max, and the XS Max, which the sample lacks.
+    const { change } = run(chromeOnIos("17_5"), screen(414, 896, 3));
+    expect(change?.candidates).toEqual(["iPhone 11 Pro Max", "iPhone XS Max"]);
+    expect(change?.specs).toEqual({ display_x: "1242", display_y: "2688", display_size: '6.5"' });
+    // On iOS 12 only the XS Max can be it: its name, and the measured display.
+    expect(run(safari("12_4", "12.1"), screen(414, 896, 3)).change?.specs).toEqual({
+      general_model: "iPhone XS Max",
+      display_x: "1242",
+      display_y: "2688",
+    });
   });
 
   it("never lets the OS version rule out every model that fits", () => {
@@ -199,8 +224,8 @@ describe("screenModel", () => {
     const other: RuleCatalog = {
       devices: () => [
         record("iPhone", "1179", "2556"),
-        record("iPhone X", "1125", "2436", "11.0"),
-        record("iPhone XS", "2436", "1125", "12.0"),
+        record("iPhone Z2", "1125", "2436", "11.0"),
+        record("iPhone Z1", "2436", "1125", "12.0"),
         record("iPhone 7", "750", "1334"),
       ],
     };
@@ -215,7 +240,16 @@ describe("screenModel", () => {
       hints: {},
       screen: screen(375, 812, 3),
     };
-    expect(screenModel.apply(generic, evidence, other)?.candidates).toEqual(["iPhone X", "iPhone XS"]);
+    // Apple's models of that screen by release, then the records Apple's table does not name, in database order.
+    expect(screenModel.apply(generic, evidence, other)?.candidates).toEqual([
+      "iPhone 13 mini",
+      "iPhone 12 mini",
+      "iPhone 11 Pro",
+      "iPhone XS",
+      "iPhone X",
+      "iPhone Z2",
+      "iPhone Z1",
+    ]);
   });
 
   it("builds its index once per catalog, not per request", () => {
