@@ -21,6 +21,15 @@ function anyOf(alternatives: readonly string[], flags = ""): RegExp {
 }
 
 /**
+ * A word that must not continue a longer word on its left (`before`, a character class), as an
+ * alternative of {@link anyOf}: the word comes first and the check looks behind it, so the engine
+ * scans for the word's letters rather than trying a look-behind at every position.
+ */
+function standalone(words: readonly string[], before: string): string {
+  return words.map((word) => `${word}(?<!${before}${word})`).join("|");
+}
+
+/**
  * TVs and set-top boxes that say "TV": Android TV and Google TV, Fire TV, Tizen and webOS sets,
  * Apple TV and tvOS, HbbTV, TV boxes, Xiaomi's MiTV. Asked only when the text has `tv` in it, so
  * this long case-blind pattern runs on few user-agents.
@@ -28,29 +37,42 @@ function anyOf(alternatives: readonly string[], flags = ""): RegExp {
 const TV_WORD =
   /Android ?TV|Google ?TV|Fire ?TV|Smart-?TV|Tizen[^)]*\bTV\b|webOS[^)]*TV|Apple ?TV|tvOS|HbbTV|TV[ _]?BOX|PortalTV|-TVX?\d|\bMiTV|\bDTV\b|Opera TV|NETTV|TSBNetTV|\bTV\b/i;
 /**
- * TVs and set-top boxes by their other tokens, as they spell them. Case-sensitive: capitals are
- * rare in user-agents, so most positions fail at once. Each row is a signal a maker or platform
- * uses for every model, not a model.
+ * TVs and set-top boxes by their other tokens, as they spell them: platforms, browsers and
+ * middleware that run only on TVs and boxes (Fire TV's `AFT...` codes, LG's `Web0S` and
+ * `NetCast`, BRAVIA, Roku, Chromecast's `CrKey`, VIZIO, Hisense's VIDAA, Vewd (Opera TV's
+ * successor), Espial, Zeasn, Foxxum, NetRange, Titan OS, TiVo, Samsung's SmartHub and Maple),
+ * and boxes. Case-sensitive, every alternative led by its letters: capitals are rare in
+ * user-agents, so most positions fail at once.
  */
 const TV_TOKEN = anyOf([
-  // Platforms, browsers and middleware that run only on TVs and boxes: Fire TV's `AFT...` codes,
-  // LG's `Web0S` and `NetCast`, Roku, Chromecast (`CrKey`), VIZIO, Hisense's VIDAA, Vewd (Opera
-  // TV's successor), Espial, Zeasn, Foxxum, NetRange, Titan OS, TiVo, Samsung's SmartHub and Maple.
   "\\bAFT[A-Z0-9]{1,6}\\b|Web0S|NetCast|BRAVIA|\\bRoku|CrKey|Chromecast|ViziOS|VIZIO|VIDAA|\\bOMI\\/|Telly",
   "Large Screen|SmartCast|Freebox|TiVo|MStar|Viera|AQUOSBrowser|Vewd|Espial|Zeasn|Foxxum|NETRANGE|TitanOS|SmartHub|Maple(?=[\\d;])",
-  // The product's kind in its name: a box (`BOX`, `TV Box`, `MiBox`), a stick, a streamer, a
-  // dongle, a set-top box, an IPTV or OTT box, an Android or Google TV build (`ATV`, `GTV`), and
-  // "TV" glued to a maker's or operator's name (`MagentaTV`, `KM9_TV_BOX`; LeEco's `LeTV` phones aside).
-  "\\bBOX\\b|BOX[-_]|Box\\b|(?<=[a-z0-9])Box(?![a-z])|MiBOX|MIBOX|Mi Box|Set-?[Tt]op",
-  "(?<![A-Za-z])(?:Stick|STICK|Streamer|STREAMER|Streaming|Dongle|DONGLE)(?![A-Za-z])",
-  "(?<![A-Za-z])(?:STB|IPTV|OTT|ATV|GTV|DVB)(?![A-Za-z])|(?<=[a-z0-9_])(?<!Le)TV(?![A-Za-z])",
+  "\\bBOX\\b|BOX[-_]|Box\\b|MiBOX|MIBOX|Mi Box|\\bSTB\\b",
+]);
+/**
+ * What a TV, box or stick calls itself in its model name (`Sec-CH-UA-Model`, else the model in
+ * the user-agent), whatever its maker. Each row is a signal a maker or operator uses for every
+ * model, not a model; read on the model alone, a few characters rather than the whole user-agent.
+ */
+const TV_NAME = anyOf([
+  // The product's kind: a box glued to a name (`MiBox`), a stick, a streamer, a dongle, a
+  // set-top box, an IPTV or OTT box, an Android or Google TV build (`ATV`, `GTV`), and "TV"
+  // glued to a maker's or operator's name (`MagentaTV`, `KM9_TV_BOX`; LeEco's `LeTV` phones aside).
+  "Box(?<=[a-z0-9]Box)(?![a-z])|Set-?[Tt]op|TV(?<=[a-z0-9_]TV)(?<!LeTV)(?![A-Za-z])",
+  `(?:${standalone(["Stick", "STICK", "Streamer", "STREAMER", "Streaming", "Dongle", "DONGLE"], "[A-Za-z]")})(?![A-Za-z])`,
+  `(?:${standalone(["STB", "IPTV", "OTT", "ATV", "GTV", "DVB"], "[A-Za-z]")})(?![A-Za-z])`,
   // Set-top and TV systems-on-chip by their makers' part numbers, which a box often gives as
-  // its model: Amlogic S9xx, Rockchip's set-top RK33x8 and RK322x, Allwinner's H-series boxes,
-  // HiSilicon Hi379x, Realtek RTD1xxx, MediaTek's TV parts (MT5xxx, MT9xxx); TP Vision's
-  // chassis codes for Philips sets (`TPM191E`).
-  "Amlogic|Realtek|(?<![\\w-])S9(?:05[A-Z]?\\d?|08X|12|22X|28X)(?![A-Za-z0-9])|(?<![\\w-])[Rr][Kk]3(?:318|328|228|229)(?!\\d)",
-  "(?<![\\w-])H(?:313|616|618)(?!\\d)|Hi37(?:98|96)|(?<![\\w-])RTD1\\d{3}|(?<![\\w-])MT(?:5\\d{3}|9\\d{3})(?!\\d)",
-  "(?<![\\w-])TPM\\d{3}[A-Z]{1,2}(?![A-Za-z0-9])",
+  // its model: Amlogic S9xx and its reference boards (`p212`, `u211`), Rockchip's set-top RK33x8
+  // and RK322x, Allwinner's H-series boxes, HiSilicon Hi379x, Realtek RTD1xxx, MediaTek's TV parts
+  // (MT5xxx, MT9xxx); TP Vision's chassis codes for Philips sets (`TPM191E`). None may continue a
+  // longer code on its left.
+  "Amlogic|Realtek|Hi37(?:98|96)|^[pqu]2\\d{2}$",
+  `(?:${standalone(["S9(?:05[A-Z]?\\d?|08X|12|22X|28X)"], "[\\w-]")})(?![A-Za-z0-9])`,
+  `(?:${standalone(["[Rr][Kk]3(?:318|328|228|229)", "H(?:313|616|618)", "MT(?:5\\d{3}|9\\d{3})"], "[\\w-]")})(?!\\d)`,
+  `${standalone(["RTD1\\d{3}"], "[\\w-]")}|(?:${standalone(["TPM\\d{3}[A-Z]{1,2}"], "[\\w-]")})(?![A-Za-z0-9])`,
+  // A TV panel's model number: its size in inches beside the maker's series letters, the scheme
+  // TV makers number their sets by (`55UP7750`, `KD-55X85J`, `OLED55C1`, `43PUS8507`).
+  "^(?:[A-Z]{1,4}-?)?(?:24|28|32|40|42|43|48|49|50|55|58|60|65|70|75|77|83|85|86|98)[A-Z]{1,4}\\d{1,5}",
 ]);
 const HAS_TV = /tv/i;
 /**
@@ -60,13 +82,6 @@ const HAS_TV = /tv/i;
  */
 const TV_BOX =
   /\b(?:Mecool|M8S|KM\d|MXQ|MX9|T95[A-Z]?|Tanix|TX[3-9]|A95X|H96|X96|X88|HK1|Beelink|UGOOS|Zidoo|Vontar|Transpeed|Magicsee|Minix|Formuler|Homatics|Dune ?HD|Zappiti|Nexbox|Sunvell|Leelbox|Bqeel)(?=[^a-z0-9]|$|mini|max|plus|pro|air|rbox|q\b|w\b)/i;
-/**
- * The model code of a TV panel: a size in inches beside the maker's series letters, the scheme
- * TV makers number their sets by (`55UP7750`, `KD-55X85J`, `OLED55C1`, `43PUS8507`), and Amlogic's
- * reference boards (`p212`, `u211`), which boxes built on them report as their model.
- */
-const TV_MODEL =
-  /^(?:[A-Z]{1,4}-?)?(?:24|28|32|40|42|43|48|49|50|55|58|60|65|70|75|77|83|85|86|98)[A-Z]{1,4}\d{1,5}|^[pqu]2\d{2}$/;
 /**
  * TV apps (`X-Requested-With`): TV browsers and launchers, Android TV's system apps (`.tv`
  * packages, Philips' `droidtv`, Sony's `dtv`), YouTube and Netflix for TV (`youtube.tv`,
@@ -183,7 +198,7 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   if (CONSOLE.test(text)) return "Console";
   if ((HAS_TV.test(text) && TV_WORD.test(text)) || TV_TOKEN.test(text) || TV_BOX.test(text)) return "TV";
   const code = requestModel(evidence);
-  if (code !== undefined && TV_MODEL.test(code)) return "TV";
+  if (code !== undefined && TV_NAME.test(code)) return "TV";
   if (TV_APP.test(evidence.headers["x-requested-with"] ?? "")) return "TV";
   if (HANDHELD.test(text)) return "Console";
   if (WEARABLE.test(text)) return "Wearable";
