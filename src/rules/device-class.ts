@@ -118,7 +118,7 @@ const TABLET = anyOf([
   // `Pad` or `Tab` ending a word of a model's name, as makers name their tablets (`Galaxy Tab`,
   // `Lenovo Tab`, `MatePad`, `Redmi Pad`, `MI PAD`, `TAB10`, `MediaTab`), and `EDU`, which
   // education tablets carry.
-  "Pad(?![a-z])|PAD(?![A-Z])|Tab(?![a-z])|(?<![A-Z])TAB(?![A-Z])|(?<![A-Za-z])EDU(?![A-Za-z])",
+  "Pad(?![a-z])|PAD(?![A-Z])|Tab(?![a-z])|TAB(?<![A-Z]TAB)(?![A-Z])|EDU(?<![A-Za-z]EDU)(?![A-Za-z])",
   // Apps that mark a tablet in their own token: Yandex's `/apad`, Facebook's `FBID/tablet`.
   "\\/apad\\b|FBID\\/tablet",
 ]);
