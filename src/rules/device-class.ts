@@ -107,21 +107,25 @@ const TABLET = anyOf([
   "\\bTablet\\b|\\biPad\\b|Kindle|\\bSilk\\/|\\bKF[A-Z]{2,6}(?![A-Za-z0-9])|\\bAEO[A-Z]{2}(?![A-Za-z0-9])",
   "\\bSM-[TXP]\\d{3}|\\bGT-[PN][58]\\d{2}|\\bSC-0[12][A-Z0-9](?![A-Za-z0-9])|\\bSGP\\d{3}|Pixel C\\b|Pixel Tablet|Nexus (?:7|9|10)\\b",
   "\\bLenovo (?:TB|YT|B[68]0)|\\bTB-?[A-Z0-9]{3,6}(?![A-Za-z0-9])|\\bTB\\d-|\\bTB\\d{3}[A-Z]{1,2}(?![A-Za-z0-9])|\\bYT\\d?-",
-  "(?:Nokia|HMD) T\\d{2}(?![A-Za-z0-9])|Archos ?(?:[7-9]\\d|1\\d\\d)\\b|Kobo|\\bNook|BOOX|PocketBook|Likebook",
-  // Huawei and Honor: a `W` (Wi-Fi) variant, and their pads' series; MediaPad, MatePad.
-  "\\b[A-Z]{3}\\d?-W[0-9]{2}|\\bT1-[A-Z0-9]|MediaPad|MatePad",
+  "(?:Nokia|HMD) T\\d{2}(?![A-Za-z0-9])|Archos ?(?:[7-9]\\d|1\\d\\d)\\b|Kobo|\\bNook",
+  // Huawei and Honor: a `W` (Wi-Fi) variant, and their pads' series; MediaPad, MatePad; `Pad`
+  // or `Tab` as a word.
+  "\\b[A-Z]{3}\\d?-W[0-9]{2}|\\bT1-[A-Z0-9]|MediaPad|MatePad|\\bPad\\b|\\bPad ?\\d|\\b(?:Tab|TAB)\\b|\\b(?:Tab|TAB) ?[A-Z0-9]",
   "\\b(?:AGS|BAH|KOB|JDN|BTV|CPN|SHT|MON|BG2|AGR|SCM|VRD|DBY|DBR|BRT|GDI|AGM|HEY|ELN|GOT|MRX|BZW|BZK|BZT|WGR|AGRK|AGS3K|KOB2K)\\d?[A-Z]?-",
   // Xiaomi's `RP` line letters (Redmi Pad, Xiaomi Pad), OPPO and OnePlus `OPD`, realme `RMP`,
-  // vivo `PA2`, TECNO's DroiPad `DP`, Alcatel's and TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs.
-  "\\b2\\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}(?![A-Za-z0-9])|\\bOPD\\d{4}|\\bRMP\\d{4}|\\bPA2\\d{3}(?![A-Za-z0-9])|TECNO DP\\d",
+  // vivo `PA2`, Alcatel's and TCL's `8xxx`/`9xxx` tabs, docomo's `d-` tabs.
+  "\\b2\\d{3}[0-9A-Z]{0,3}RP[0-9A-Z]{2,3}(?![A-Za-z0-9])|\\bOPD\\d{4}|\\bRMP\\d{4}|\\bPA2\\d{3}(?![A-Za-z0-9])",
   "\\b(?:9[0-2]\\d{2}|8[0-9]{3})[A-Z](?![A-Za-z0-9])|\\bd-\\d{2}[A-Z](?![A-Za-z0-9])",
-  // `Pad` or `Tab` ending a word of a model's name, as makers name their tablets (`Galaxy Tab`,
-  // `Lenovo Tab`, `MatePad`, `Redmi Pad`, `MI PAD`, `TAB10`, `MediaTab`), and `EDU`, which
-  // education tablets carry.
-  "Pad(?![a-z])|PAD(?![A-Z])|Tab(?![a-z])|TAB(?<![A-Z]TAB)(?![A-Z])|EDU(?<![A-Za-z]EDU)(?![A-Za-z])",
-  // Apps that mark a tablet in their own token: Yandex's `/apad`, Facebook's `FBID/tablet`.
-  "\\/apad\\b|FBID\\/tablet",
 ]);
+/**
+ * What a tablet calls itself in its model name, read on the model alone: `Pad` or `Tab` ending a
+ * word (`MI PAD`, `HiPad`, `MediaTab`, `TAB10`), as makers name their tablets; `EDU`, which
+ * education tablets carry; e-readers (Onyx BOOX, PocketBook, Likebook); TECNO's DroiPad `DP`.
+ */
+const TABLET_NAME =
+  /Pad(?![a-z])|PAD(?![A-Z])|Tab(?![a-z])|TAB(?<![A-Z]TAB)(?![A-Z])|EDU(?<![A-Za-z]EDU)(?![A-Za-z])|BOOX|PocketBook|Likebook|TECNO DP\d/;
+/** Apps that mark a tablet in their own token: Yandex's `/apad`, Facebook's `FBID/tablet`. */
+const TABLET_APP_TOKENS: readonly string[] = ["/apad", "FBID/tablet"];
 /**
  * The screen some apps put in their user-agent: Instagram's density and pixels (`480dpi;
  * 1080x2340`) and Facebook's (`FBDM/{density=2.625,width=1080,height=2186}`).
@@ -206,7 +210,8 @@ export function classFromEvidence(reply: DetectReply, evidence: RuleEvidence): R
   if (hints.formFactors?.includes("Tablet") === true) return "Tablet";
   const measured = classFromAppScreen(userAgent);
   if (measured !== undefined) return measured;
-  if (TABLET.test(text)) return "Tablet";
+  if (TABLET.test(text) || (code !== undefined && TABLET_NAME.test(code))) return "Tablet";
+  for (const token of TABLET_APP_TOKENS) if (userAgent.includes(token)) return "Tablet";
   const current = reply.class || reply.hd_specs?.general_type || "";
   // App clients and Chrome in desktop mode drop `Mobile`; a model code a phone maker uses says more.
   if (current === "Tablet" && APP_CLIENT.test(userAgent) && code !== undefined) return "Mobile";
