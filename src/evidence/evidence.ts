@@ -146,7 +146,7 @@ export function createEvidenceReader(
       const rows = TARGETS[frozen];
       vary += rows.vary;
       const platform = raw["sec-ch-ua-platform"];
-      if (typeof platform === "string" && namesPlatform(platform, frozen)) {
+      if (typeof platform === "string" ? namesPlatform(platform, frozen) : sendsModelAlone(raw, frozen)) {
         hintTarget = frozen;
         // Keyed as sent, by position, without names: a memo hit costs a few concatenations, not a parse.
         const sent: Record<string, string> = {};
@@ -185,6 +185,15 @@ export function createEvidenceReader(
       hints,
     };
   };
+}
+
+/**
+ * Whether hints without `Sec-CH-UA-Platform` still complete this user-agent: Chrome's reduced
+ * Android user-agent (`Android 10; K`) names no platform but Android, so a `Sec-CH-UA-Model` sent
+ * with it (a page's script relaying `getHighEntropyValues()`, some proxies) is that phone's model.
+ */
+function sendsModelAlone(raw: IncomingHttpHeaders, frozen: HintTarget): boolean {
+  return frozen === "android" && isReadableHint(raw["sec-ch-ua-model"]);
 }
 
 /** What a memo miss detects on, worked out from the evidence once detection is needed. */

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { DETECTION_HEADERS, DEVICE_USER_AGENT_HEADERS } from "../../src/detection-header-names.js";
-import { createEvidenceReader, KEY_FORMAT } from "../../src/evidence/evidence.js";
+import { createEvidenceReader, detectionInput, KEY_FORMAT } from "../../src/evidence/evidence.js";
 import { EVIDENCE } from "../../src/evidence-table.js";
 import { IPHONE_UA } from "../middleware/helpers.js";
 import {
@@ -191,6 +191,18 @@ describe("the evidence table", () => {
     expect(read({ ...HINTED_GALAXY, "sec-ch-ua-model": '"SM-S921B"' }).key).not.toBe(galaxy.key);
     expect(galaxy.hintTarget).toBe("android");
     expect(galaxy.hints["sec-ch-ua-model"]).toBe('"SM-S928B"');
+  });
+
+  it("reads a model hint sent without the platform hint behind Chrome's reduced Android user-agent", () => {
+    const { "sec-ch-ua-platform": _platform, ...withoutPlatform } = HINTED_GALAXY;
+    const alone = read(withoutPlatform);
+    expect(alone.hintTarget).toBe("android");
+    expect(alone.hints["sec-ch-ua-model"]).toBe('"SM-S928B"');
+    expect(alone.key).not.toBe(read({ "user-agent": HINTED_GALAXY["user-agent"] }).key);
+    expect(detectionInput(alone).headers["user-agent"]).toContain("SM-S928B");
+    // Not behind another platform's frozen user-agent, and not with a platform hint naming another platform.
+    expect(read({ "user-agent": REDUCED_WINDOWS_UA, "sec-ch-ua-model": '"X"' }).hintTarget).toBeUndefined();
+    expect(read({ ...HINTED_GALAXY, "sec-ch-ua-platform": '"Windows"' }).hintTarget).toBeUndefined();
   });
 
   it("keys the page script's screen behind an Apple user-agent only", () => {

@@ -276,9 +276,9 @@ describe.skipIf(skip)("public traffic through the sample engine and the rules", 
 
   it("names the major makers behind a reduced user-agent from the hinted model", () => {
     expect(m.reducedVendorReal.counted).toBeGreaterThan(20);
-    // Three real cases carry Sec-CH-UA-Model without Sec-CH-UA-Platform, which Chrome always sends
-    // with it: the evidence does not read a hint whose platform is not named, and they stay misses.
-    expect(m.reducedVendorReal.share, m.reducedVendorReal.wrong.join(" ")).toBeGreaterThanOrEqual(0.85);
+    // Some real cases carry Sec-CH-UA-Model without Sec-CH-UA-Platform (a page relaying the hints):
+    // behind the reduced Android user-agent the model is read all the same.
+    expect(m.reducedVendorReal.share, m.reducedVendorReal.wrong.join(" ")).toBeGreaterThanOrEqual(0.93);
   });
 
   it("finds every iPhone since the XR among the models its screen names", () => {
