@@ -16,24 +16,10 @@ import type {
   ViewReply,
   WhatHasReply,
 } from "../types.js";
-import { type DownloadValidator, downloadParsed, downloadToFile } from "./download.js";
-import { type ArchiveDownloadOptions, downloadArchiveToFile } from "./download-archive.js";
+import type { ClientCalls, DownloadCall, DownloadOf, ReplyCall, ReplyOf } from "./calls.js";
+import type { ArchiveDownloadOptions } from "./download-archive.js";
 import type { DownloadOptions, DownloadResult } from "./download-options.js";
-import { MAX_DETECT_REPLY_VALUES, MAX_REPLY_DEPTH, MAX_REPLY_VALUES } from "./json-shape.js";
-import {
-  normaliseDetectReply,
-  normaliseModelsReply,
-  normaliseSpecsDownload,
-  normaliseTreesDownload,
-  normaliseVendorsReply,
-  normaliseViewReply,
-  normaliseWhatHasReply,
-  parseJsonReply,
-  type ReplyContext,
-} from "./normalise.js";
 import { type HdClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./options.js";
-import { readLimitedText } from "./read-body.js";
-import { Transport } from "./transport.js";
 
 /** Percent-encodes one path segment (`Sony Ericsson` → `Sony%20Ericsson`, `N95/8GB` → `N95%2F8GB`). */
 function pathSegment(call: string, argument: string, value: unknown): string {
@@ -141,10 +127,14 @@ function checkDownloadOptions(call: string, options: unknown): DownloadOptions {
  */
 export class HdClient implements Detector, DeviceCatalog {
   readonly #config: ResolvedClientOptions;
-  readonly #transport: Transport;
   readonly #site: string;
+  /** The HTTP side, loaded once a client exists: importing the package never loads undici. */
+  #calls: Promise<ClientCalls> | undefined;
 
-  /** Validates every option (throws `HdOptionError` naming the option) and prepares the transport. */
+  /**
+   * Validates every option (throws `HdOptionError` naming the option), then starts loading the
+   * HTTP side (undici, digest-fetch) in the background.
+   */
   constructor(options: HdClientOptions) {
     this.#config = resolveClientOptions(options);
     this.#site = encodeURIComponent(this.#config.siteId);
@@ -156,7 +146,9 @@ export class HdClient implements Detector, DeviceCatalog {
         { urls: plain },
       );
     }
-    this.#transport = new Transport(this.#config);
+    // Loaded now rather than on the first call, so that an app's first request does not spend
+    // its time budget (the middleware's `timeoutMs`) loading modules. Calls report a failed load.
+    this.#wire().catch(() => undefined);
   }
 
   /** The base URLs in the order they are tried: `baseUrl`, then `failoverUrls`. */
@@ -164,31 +156,28 @@ export class HdClient implements Detector, DeviceCatalog {
     return [...this.#config.baseUrls];
   }
 
-  async #json<T>(
-    call: string,
+  /**
+   * The HTTP side, loaded and built once. Calls made while it loads share the one load and, if it
+   * fails (a module missing from a broken install), reject with its error; the next call loads again.
+   */
+  #wire(): Promise<ClientCalls> {
+    this.#calls ??= import("./calls.js").then(
+      ({ ClientCalls }) => new ClientCalls(this.#config),
+      (error: unknown) => {
+        this.#calls = undefined;
+        throw error;
+      },
+    );
+    return this.#calls;
+  }
+
+  async #json<C extends ReplyCall>(
+    call: C,
     path: string,
     body: string,
-    normalise: (raw: unknown, context: ReplyContext) => T,
     signal?: AbortSignal,
-  ): Promise<T> {
-    return this.#transport.request({
-      call,
-      path,
-      body,
-      signal,
-      consume: async (response, context) =>
-        normalise(
-          parseJsonReply(
-            await readLimitedText(response, context, this.#config.maxReplyBytes, {
-              maxDepth: MAX_REPLY_DEPTH,
-              maxValues: call === "detect" ? MAX_DETECT_REPLY_VALUES : MAX_REPLY_VALUES,
-            }),
-            context,
-            response.headers.get("content-type"),
-          ),
-          context,
-        ),
-    });
+  ): Promise<ReplyOf<C>> {
+    return (await this.#wire()).json(call, path, body, signal);
   }
 
   /**
@@ -202,18 +191,18 @@ export class HdClient implements Detector, DeviceCatalog {
   async detect(headers: HeadersInput, params?: DetectParams): Promise<DetectReply> {
     const body = detectBody(headers, params, this.#config.detectionHeaders);
     const path = `/apiv3/site/detect/${this.#site}.json`;
-    return this.#json("detect", path, body, normaliseDetectReply, params?.signal);
+    return this.#json("detect", path, body, params?.signal);
   }
 
   /** Lists all vendors, sorted (`POST /apiv3/device/vendors.json`). */
   async vendors(): Promise<VendorsReply> {
-    return this.#json("vendors", "/apiv3/device/vendors.json", "{}", normaliseVendorsReply);
+    return this.#json("vendors", "/apiv3/device/vendors.json", "{}");
   }
 
   /** Lists the models of one vendor, sorted (`POST /apiv3/device/models/{vendor}.json`). */
   async models(vendor: string): Promise<ModelsReply> {
     const path = `/apiv3/device/models/${pathSegment("models", "vendor", vendor)}.json`;
-    return this.#json("models", path, "{}", normaliseModelsReply);
+    return this.#json("models", path, "{}");
   }
 
   /**
@@ -222,7 +211,7 @@ export class HdClient implements Detector, DeviceCatalog {
    */
   async view(vendor: string, model: string): Promise<ViewReply> {
     const path = `/apiv3/device/view/${pathSegment("view", "vendor", vendor)}/${pathSegment("view", "model", model)}.json`;
-    return this.#json("view", path, "{}", normaliseViewReply);
+    return this.#json("view", path, "{}");
   }
 
   /**
@@ -231,7 +220,7 @@ export class HdClient implements Detector, DeviceCatalog {
    */
   async whatHas(property: string, value: string): Promise<WhatHasReply> {
     const path = `/apiv3/device/whathas/${pathSegment("whatHas", "property", property)}/${pathSegment("whatHas", "value", value)}.json`;
-    return this.#json("whatHas", path, "{}", normaliseWhatHasReply);
+    return this.#json("whatHas", path, "{}");
   }
 
   /**
@@ -244,7 +233,7 @@ export class HdClient implements Detector, DeviceCatalog {
   fetchSpecs(options: DownloadOptions & { toFile: string }): Promise<DownloadResult>;
   fetchSpecs(options?: DownloadOptions): Promise<SpecsDownload | DownloadResult>;
   async fetchSpecs(options?: DownloadOptions): Promise<SpecsDownload | DownloadResult> {
-    return this.#download("fetchSpecs", "fetchspecs", "devices", options, normaliseSpecsDownload);
+    return this.#download("fetchSpecs", "fetchspecs", options);
   }
 
   /**
@@ -257,7 +246,7 @@ export class HdClient implements Detector, DeviceCatalog {
   fetchTrees(options: DownloadOptions & { toFile: string }): Promise<DownloadResult>;
   fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult>;
   async fetchTrees(options?: DownloadOptions): Promise<TreesDownload | DownloadResult> {
-    return this.#download("fetchTrees", "fetchtrees", "trees", options, normaliseTreesDownload);
+    return this.#download("fetchTrees", "fetchtrees", options);
   }
 
   /**
@@ -273,39 +262,24 @@ export class HdClient implements Detector, DeviceCatalog {
     if (toFile === undefined) {
       throw new HdArgumentError("fetchArchive: `toFile` is required (the archive is a ZIP file).");
     }
-    return this.#transport.request<DownloadResult>({
-      call: "fetchArchive",
-      path: `/apiv3/site/fetcharchive/${this.#site}.json`,
-      body: "{}",
-      signal: checked.signal,
-      consume: (response, context, control) =>
-        downloadArchiveToFile(response, context, control, { ...checked, toFile }),
-    });
+    const path = `/apiv3/site/fetcharchive/${this.#site}.json`;
+    return (await this.#wire()).archive(path, { ...checked, toFile });
   }
 
-  async #download<T>(
-    call: string,
+  async #download<C extends DownloadCall>(
+    call: C,
     endpoint: string,
-    payload: string,
     rawOptions: DownloadOptions | undefined,
-    validate: DownloadValidator<T>,
-  ): Promise<T | DownloadResult> {
+  ): Promise<DownloadOf<C> | DownloadResult> {
     const options = checkDownloadOptions(call, rawOptions);
-    const { toFile } = options;
-    return this.#transport.request<T | DownloadResult>({
-      call,
-      path: `/apiv3/site/${endpoint}/${this.#site}.json`,
-      body: "{}",
-      signal: options.signal,
-      consume: (response, context, control) =>
-        toFile === undefined
-          ? downloadParsed(response, context, control, options, validate)
-          : downloadToFile(response, context, control, { ...options, toFile }, payload, validate),
-    });
+    const path = `/apiv3/site/${endpoint}/${this.#site}.json`;
+    return (await this.#wire()).download(call, path, options);
   }
 
   /** Releases the proxy agent's connections, if a proxy is set. Do not use the client afterwards. */
   async close(): Promise<void> {
-    await this.#transport.close();
+    // A load that failed left nothing open.
+    const calls = await this.#calls?.catch(() => undefined);
+    await calls?.close();
   }
 }
