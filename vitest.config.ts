@@ -9,6 +9,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, "**/*.e2e.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/support/load-client-http.ts"],
     // The files mostly wait on sockets, timers and child processes: run two at a time even on a
     // 2-core machine, where vitest's default (one less than the cores) would run one.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.e2e.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/support/load-client-http.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
