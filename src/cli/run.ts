@@ -1,18 +1,12 @@
 // Runs one `hd3` command line: dispatch through the command table, help, version, and the one catch.
 
-import { readFileSync } from "node:fs";
 import { SAMPLE_DEVICES } from "../engine/sample-facts.js";
 import { suggestName } from "../suggest.js";
 import { COMMANDS, type CommandSpec } from "./commands/index.js";
 import type { CliIo, CommandContext } from "./context.js";
 import { describeError, EXIT_CODES, exitCodeFor, exitCodeHelp, UsageError } from "./exit-codes.js";
 import { flagHelp, parseCommandLine } from "./flags.js";
-
-/** The package version, read from package.json next to `dist/` or `src/`. */
-export function packageVersion(): string {
-  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version?: string }).version ?? "unknown";
-}
+import { asksForVersion, packageVersion } from "./version.js";
 
 /** `hd3 --help`. */
 export function mainHelp(): string {
@@ -87,7 +81,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(topic === undefined ? mainHelp() : commandHelp(topic, lookUp(topic)));
       return EXIT_CODES.ok;
     }
-    if (first === "--version" || first === "-v") {
+    if (asksForVersion(argv)) {
       io.stdout.write(`${packageVersion()}\n`);
       return EXIT_CODES.ok;
     }
