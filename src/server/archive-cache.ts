@@ -3,7 +3,7 @@
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BuiltArchive, buildArchive } from "./archive-builder.js";
+import type { BuiltArchive } from "./archive-builder.js";
 import { fileIdentity } from "./download-envelope.js";
 
 /** A download's hold on the current archive: stream `size` bytes from `handle`, then `release()`. */
@@ -111,6 +111,9 @@ export class ArchiveCache {
     try {
       dir = await mkdtemp(join(this.#tempRoot, "hd3-archive-"));
       const file = join(dir, "ultimate.zip");
+      // The ZIP writer (yazl) loads with the first archive asked for: a server whose clients never
+      // ask for one starts without it.
+      const { buildArchive } = await import("./archive-builder.js");
       const built = await buildArchive(specs, trees, file, (await trees.handle.stat()).mtime);
       const handle = await open(file, "r");
       const leftover = await rm(dir, { recursive: true, force: true }).then(

@@ -97,6 +97,18 @@ describe("a fresh process", () => {
     expect(run.packages).not.toContain("yauzl");
   });
 
+  it("loads no ZIP writer with the server entry, nor a Redis client with the Redis entry", async () => {
+    const run = await runModule(`
+      const server = await import("./dist/server/index.js");
+      const redis = await import("./dist/cache/index.js");
+      console.log(typeof server.createApiServer, typeof redis.createRedisStore);`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("function function");
+    expect(run.files).toContain("dist/server/archive-cache.js");
+    expect(run.files).not.toContain("dist/server/archive-builder.js");
+    expect(run.packages.filter((name) => NOT_FOR_LOCAL.includes(name))).toEqual([]);
+  });
+
   it("rejects the calls waiting on a failed load with its error, and loads again for the next call", async () => {
     const body = `
       const first = await client.vendors().catch((error) => error.message);
