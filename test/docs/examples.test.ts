@@ -313,6 +313,16 @@ describe("examples/", () => {
     }
   });
 
+  exampleTest("serverless.js", "answers an event from the snapshot it loaded at module scope", async () => {
+    const functionData = join(scratch, "function-data");
+    await mkdir(functionData);
+    await copyFile(sampleDataFiles().snapshotPath, join(functionData, "hd3snapshot.bin"));
+    const result = await runExample("serverless.js", { HD_DATA_DIR: functionData });
+    expect(unexpectedStderr(result.stderr)).toBe("");
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ class: "Mobile", vendor: "Apple", model: "iPhone" });
+  });
+
   exampleTest("branching.js", "branches by class, picks an image and redirects phones", async () => {
     const app = await startExample("branching.js");
     try {
