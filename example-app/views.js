@@ -12,7 +12,7 @@ import { DEFAULT_HERO_WIDTH, HERO_WIDTHS, heroHeight } from "./images.js";
  * @param {unknown} value
  * @returns {string}
  */
-export function escapeHtml(value) {
+function escapeHtml(value) {
   return String(value)
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
@@ -35,7 +35,7 @@ function words(parts, fallback = "unknown") {
  * The device's name for headings: vendor and model, or a plain "Unknown device".
  * @param {Device} device
  */
-export function deviceName(device) {
+function deviceName(device) {
   return words([device.specs.general_vendor, device.specs.general_model], "Unknown device");
 }
 
@@ -62,7 +62,7 @@ const ANSWERED_BY = {
  * @param {Device} device
  * @param {string} userAgent
  */
-export function decidedBy(device, userAgent) {
+function decidedBy(device, userAgent) {
   if (device.decidedBy === "page-script") return "page script: a touch screen behind a Mac user-agent";
   if (device.decidedBy === "client-hints") {
     return /Android 10; K\)/.test(userAgent)
@@ -111,7 +111,7 @@ const SOURCE_LABEL = {
  * @param {LayoutOptions} options
  * @returns {string}
  */
-export function layout({ title, active, source, body }) {
+function layout({ title, active, source, body }) {
   /** @param {string} href @param {string} label @param {boolean} current */
   const link = (href, label, current) =>
     `<a href="${href}"${current ? ' aria-current="page"' : ""}>${label}</a>`;
@@ -156,7 +156,7 @@ ${body}
  * @param {string} host  The host and port it reached, as in its Host header.
  * @returns {string}
  */
-export function insecureOriginNotice(host) {
+function insecureOriginNotice(host) {
   const port = /:(\d+)$/.exec(host)?.[1] ?? "80";
   const h = escapeHtml(host);
   return `<p class="notice" role="note" data-notice="insecure-origin"><strong>Why is your phone not named?</strong> Your browser fetched this page over plain http from <code>${h}</code>. Chrome, Edge and Samsung Internet send client hints (the model and platform version their reduced user-agent hides) to secure origins only: https, or http://localhost. So this request carried none, and an Android phone shows as a generic one. To see it named: serve the app over HTTPS (a TLS proxy or tunnel in front of it); or connect the phone by USB, run <code>adb reverse tcp:${escapeHtml(port)} tcp:${escapeHtml(port)}</code> and open <code>http://localhost:${escapeHtml(port)}</code> on it; or, for a test only, add <code>http://${h}</code> to <code>chrome://flags/#unsafely-treat-insecure-origin-as-secure</code> on the phone.</p>`;
@@ -249,7 +249,7 @@ export function homePage({ device, source, userAgent, heroWidth, display, hintsB
 }
 
 /** Products of the demo shop: name, price, swatch colour. */
-export const PRODUCTS = /** @type {const} */ ([
+const PRODUCTS = /** @type {const} */ ([
   { name: "Trail backpack", price: "€89", color: "#0ea5e9" },
   { name: "Rain jacket", price: "€129", color: "#f97316" },
   { name: "Camp mug", price: "€14", color: "#a855f7" },

@@ -5,14 +5,6 @@ import { EVIDENCE, rowsOf } from "./evidence-table.js";
 const detectRows = rowsOf("detect");
 
 /**
- * Headers whose absence decides a detection as much as their presence: they are always named in
- * `Vary`. The vendor's detection reads each of them by name. Derived from the evidence table.
- */
-export const CORE_DETECTION_HEADERS: readonly string[] = detectRows
-  .filter((row) => row.vary === "always")
-  .map((row) => row.name);
-
-/**
  * Headers that carry a device's own user-agent through proxies, transcoders and in-app browsers.
  * Detection reads them when present; they are named in `Vary` only then. Derived from the evidence table.
  */
@@ -21,8 +13,8 @@ export const DEVICE_USER_AGENT_HEADERS: readonly string[] = detectRows
   .map((row) => row.name);
 
 /**
- * Every header sent for detection by default: {@link CORE_DETECTION_HEADERS} and
- * {@link DEVICE_USER_AGENT_HEADERS}. `Accept-Language` decides no device: it is not sent, and
+ * Every header sent for detection by default: the evidence table's detection headers always named
+ * in `Vary`, and {@link DEVICE_USER_AGENT_HEADERS}. `Accept-Language` decides no device: it is not sent, and
  * `general_language` is filled per request from it. Nothing else leaves the process: not cookies or credentials,
  * not the subscriber ids operator gateways add (`x-msisdn`, `x-imsi`, ...), not per-request
  * headers of load balancers and tracers (`x-request-start`, `x-request-id`, ...), which would also
@@ -68,7 +60,7 @@ export type PrivateHeaderRule = "subscriber-id" | "device-id" | "address" | "cre
  * end of a word (`client-ip`, `clientip`), `fragments` anywhere in the name (`x-wap-msisdn`,
  * `x-auth-token`).
  */
-export const PRIVATE_HEADER_RULES: readonly {
+const PRIVATE_HEADER_RULES: readonly {
   readonly rule: PrivateHeaderRule;
   readonly words?: readonly string[];
   readonly endings?: readonly string[];

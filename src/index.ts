@@ -72,6 +72,7 @@ export {
   parseClientHints,
 } from "./evidence/client-hints.js";
 export type { Evidence } from "./evidence/evidence.js";
+export type { DeviceScreen } from "./evidence/page-script-cookie.js";
 export type { RequestHeaders } from "./evidence/request-headers.js";
 export { EVIDENCE, type EvidenceRow, type HintTarget } from "./evidence-table.js";
 export type { Logger } from "./logger.js";
@@ -84,7 +85,6 @@ export {
   type SizedAsset,
 } from "./middleware/adaptive.js";
 export {
-  type DeviceScreen,
   type DeviceScriptHandler,
   type DeviceScriptTagOptions,
   deviceScript,

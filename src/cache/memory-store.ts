@@ -24,7 +24,7 @@ export interface MemoryStoreOptions {
 export const KNOWN_OPTIONS: KnownOptions<MemoryStoreOptions> = { maxEntries: true, maxBytes: true };
 
 /** Default size of a {@link MemoryStore}. */
-export const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;
+const DEFAULT_MEMORY_STORE_ENTRIES = 10_000;
 
 /**
  * Default byte bound of a {@link MemoryStore}: room for the default 10,000 entries of ordinary

@@ -28,13 +28,13 @@ import {
 import { CliError, UsageError } from "./exit-codes.js";
 
 /** The data sources `--source` accepts. */
-export const SOURCE_KINDS = ["auto", "local", "cloud", "sample"] as const;
+const SOURCE_KINDS = ["auto", "local", "cloud", "sample"] as const;
 
 /** Which source answers. */
-export type SourceKind = "local" | "cloud" | "sample";
+type SourceKind = "local" | "cloud" | "sample";
 
 /** A view reply, or the 301 reply when there is no such device. */
-export type ViewAnswer = ReplyStatus & { device?: DeviceRecord | undefined };
+type ViewAnswer = ReplyStatus & { device?: DeviceRecord | undefined };
 
 /**
  * The calls the CLI makes, answered the same way by every source: "nothing found" (301) is a

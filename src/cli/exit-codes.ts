@@ -152,7 +152,7 @@ export function describeError(error: unknown, secrets: readonly string[] = []): 
  * Blanks every secret out of a text. Secrets shorter than 4 characters are left alone: they
  * would garble ordinary words, and no real API secret is that short.
  */
-export function redact(text: string, secrets: readonly string[]): string {
+function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
   return out;

@@ -5,7 +5,7 @@ import { suggestName } from "../suggest.js";
 import { UsageError } from "./exit-codes.js";
 
 /** One flag of a command, as the help text and the parser see it. */
-export interface FlagSpec {
+interface FlagSpec {
   /** `string` flags take a value (`--data-dir DIR` or `--data-dir=DIR`); `boolean` flags do not. */
   readonly type: "string" | "boolean";
   /** One-letter alias, e.g. `h` for `-h`. */

@@ -9,7 +9,7 @@ import { flagHelp, parseCommandLine } from "./flags.js";
 import { asksForVersion, packageVersion } from "./version.js";
 
 /** `hd3 --help`. */
-export function mainHelp(): string {
+function mainHelp(): string {
   const names = Object.keys(COMMANDS);
   const left = names.map((name) => `${name} ${COMMANDS[name]?.args ?? ""}`.trim());
   const width = Math.max(...left.map((l) => l.length));
@@ -35,7 +35,7 @@ export function mainHelp(): string {
 }
 
 /** `hd3 <command> --help`. */
-export function commandHelp(name: string, spec: CommandSpec): string {
+function commandHelp(name: string, spec: CommandSpec): string {
   return [
     `hd3 ${name}: ${spec.summary}`,
     "",

@@ -6,7 +6,7 @@ import type { ApiServer } from "../server/api-server.js";
 import { CliError } from "./exit-codes.js";
 
 /** The path `--metrics` answers. */
-export const METRICS_PATH = "/metrics";
+const METRICS_PATH = "/metrics";
 
 /**
  * Registers the server's series (`collectApiServerMetrics`) and Node's process metrics in a new

@@ -1,7 +1,7 @@
 // Retry delays (exponential backoff with jitter) and an abortable sleep.
 
 /** Longest delay between two retry rounds, whatever the base delay and round. */
-export const MAX_RETRY_DELAY_MS = 30_000;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
  * Delay before retry round `round` (0 for the first retry): `baseMs * 2^round`, capped at 30 s,

@@ -34,7 +34,7 @@ type JsonObject = Record<string, unknown>;
 type RawReply = ReplyStatus & JsonObject;
 
 /** True for a JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is JsonObject {
+function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -108,7 +108,7 @@ function readStatus(raw: unknown, context: ReplyContext, optional = false): RawR
 }
 
 /** The typed error for a reply with a non-zero status: 229 licence, 301 nothing found, others. */
-export function apiError(reply: RawReply, context: ReplyContext): HdApiError {
+function apiError(reply: RawReply, context: ReplyContext): HdApiError {
   const errorContext = whereFrom(context);
   if (reply.status === 229) return new HdLicenceError(reply, errorContext);
   if (reply.status === 301) return new HdNotFoundError(reply, errorContext);
@@ -143,7 +143,7 @@ function checked(raw: unknown, context: ReplyContext, optionalStatus = false): R
  * single string becomes a one-element list); a number in a string field becomes its text.
  * Fields that are absent stay absent.
  */
-export function normaliseSpecs(specs: JsonObject): void {
+function normaliseSpecs(specs: JsonObject): void {
   for (const field of DEVICE_LIST_FIELDS) {
     const value = specs[field];
     if (typeof value === "string") specs[field] = value === "" ? [] : [value];

@@ -19,7 +19,7 @@ import {
 export const DEFAULT_BASE_URL = "https://api.handsetdetection.com";
 
 /** Largest reply read into memory by default: 8 MiB. */
-export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 /**
  * Options of {@link HdClient}. `undefined` always means "not set" (the default applies). The

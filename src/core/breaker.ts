@@ -5,7 +5,7 @@
  * request, 413 body too large, 414 URL too long, 431 header fields too large): the service
  * answered, so they say nothing about its health.
  */
-export const REQUEST_FAULT_HTTP_STATUSES: ReadonlySet<number> = new Set([400, 413, 414, 431]);
+const REQUEST_FAULT_HTTP_STATUSES: ReadonlySet<number> = new Set([400, 413, 414, 431]);
 
 /**
  * Whether a failed cloud call counts toward the breaker: every failure does, except a refusal

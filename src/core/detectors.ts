@@ -12,7 +12,7 @@ import { type CoreConfig, checkCloudOnlyOptions } from "./options.js";
 export type { EngineHandle } from "./dir-engine.js";
 
 /** A handle on an engine that is already loaded. */
-export function loadedEngine(engine: Detector): EngineHandle {
+function loadedEngine(engine: Detector): EngineHandle {
   const ready = Promise.resolve(engine);
   return { current: () => engine, ready: () => ready };
 }

@@ -88,7 +88,7 @@ const NO_DECISIONS: readonly RuleDecision[] = Object.freeze([]);
  * Class hinted by a user-agent, used for crawlers that were not detected: a crawler announcing a
  * mobile device (Googlebot Smartphone, bingbot mobile) must count as mobile.
  */
-export function classHintFromUserAgent(userAgent: string): DeviceClass {
+function classHintFromUserAgent(userAgent: string): DeviceClass {
   if (/iPad|Tablet/i.test(userAgent)) return "Tablet";
   if (/Mobile|iPhone|iPod|Windows Phone|IEMobile|Opera Mini|BlackBerry/i.test(userAgent)) return "Mobile";
   return "Unknown";

@@ -22,7 +22,7 @@ export type DataReload =
   | { readonly ok: false; readonly error: Error };
 
 /** Reloads of a cache directory so far, for `metrics()`. */
-export interface DataReloadStats {
+interface DataReloadStats {
   /** New pairs swapped in. */
   readonly succeeded: number;
   /** New pairs refused (the data in use stayed). */

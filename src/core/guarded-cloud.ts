@@ -35,7 +35,7 @@ export class CloudPausedError extends HdError {
 }
 
 /** Whether a cloud failure says the credentials or the licence are wrong (HTTP 401 or 403). */
-export function isRefusedCredentials(error: unknown): boolean {
+function isRefusedCredentials(error: unknown): boolean {
   if (!isHdError(error)) return false;
   return error.code === HD_ERROR_CODES.auth || error.httpStatus === 401 || error.httpStatus === 403;
 }

@@ -23,7 +23,7 @@ export function storeDeadlineMs(timeoutMs: number): number {
  * How long a store that missed a deadline is left alone: its calls answer "unavailable" at once,
  * so a stalled store costs one deadline per pause, not one per call.
  */
-export const STALLED_STORE_PAUSE_MS = 1000;
+const STALLED_STORE_PAUSE_MS = 1000;
 
 /** The fleet's counter and claims, as quota and budgets call them: promises that reject when the store fails. */
 export interface StoreCounter {

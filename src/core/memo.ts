@@ -16,7 +16,7 @@ export interface Seen {
 export const NOTHING_SEEN: Seen = Object.freeze({ device: undefined, geo: undefined });
 
 /** Memo key of a geoip. Device keys start with the evidence's key format, never with `g:`. */
-export function geoKey(ip: string): string {
+function geoKey(ip: string): string {
   return `g:${ip}`;
 }
 

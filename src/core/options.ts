@@ -227,16 +227,16 @@ export const KNOWN_DETECTOR_OPTIONS: KnownOptions<DeviceDetectorOptions> = {
 };
 
 /** The keys of the `clientHints` and `pageScript` objects. */
-export const CLIENT_HINTS_OPTIONS: KnownOptions<ClientHintsOptions> = {
+const CLIENT_HINTS_OPTIONS: KnownOptions<ClientHintsOptions> = {
   critical: true,
   extraHints: true,
   delegate: true,
 };
-export const PAGE_SCRIPT_OPTIONS: KnownOptions<PageScriptOptions> = { path: true, cookieName: true };
+const PAGE_SCRIPT_OPTIONS: KnownOptions<PageScriptOptions> = { path: true, cookieName: true };
 const CLIENT_BUDGET_OPTIONS: KnownOptions<CloudDetectionsPerClient> = { limit: true, windowMs: true };
 
 /** Defaults of the core's options that have one. */
-export const DEFAULTS = {
+const DEFAULTS = {
   mode: "auto",
   timeoutMs: 1000,
   cacheSize: 10_000,
@@ -248,7 +248,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Credentials for building a cloud client. */
-export interface Credentials {
+interface Credentials {
   username: string;
   secret: string;
   siteId: string | number;
@@ -291,7 +291,7 @@ export interface CoreConfig {
 }
 
 /** Names people reach for, mapped to ours (lower case). */
-export const ALIASES: Readonly<Record<string, string>> = {
+const ALIASES: Readonly<Record<string, string>> = {
   timeout: "timeoutMs",
   ttl: "ttlMs",
   cache: "store",

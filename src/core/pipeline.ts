@@ -10,7 +10,7 @@ import { type Miss, missOf, settleWithin } from "./miss.js";
 import { SingleFlight } from "./single-flight.js";
 
 /** A stage that detects a miss: the local engine's or the cloud's. */
-export interface DetectStage {
+interface DetectStage {
   detect(miss: Miss): Promise<Device>;
   /**
    * The miss's device when nothing needs waiting for (a loaded engine that answers at once, and

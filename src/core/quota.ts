@@ -3,7 +3,7 @@
 import type { StoreCounter } from "./memo-store.js";
 
 /** What a process may still spend while it counts alone. */
-export interface AloneShare {
+interface AloneShare {
   /** Cloud detections this process may make until the counter answers again. */
   share: number;
   /** Detections the fleet had left, as this process last knew. */

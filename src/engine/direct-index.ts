@@ -41,7 +41,6 @@ const HASHED_CHARS = 16;
  */
 export class DirectIndex {
   private readonly keys: readonly string[];
-  private readonly ids: readonly string[];
   private readonly slots: Int32Array;
   private readonly slotHash: Int32Array;
   private readonly mask: number;
@@ -50,7 +49,6 @@ export class DirectIndex {
 
   constructor(tree: DirectTree) {
     this.keys = [...tree.keys()];
-    this.ids = [...tree.values()];
     let size = 8;
     while (size < this.keys.length * 2) size *= 2;
     this.slots = new Int32Array(size).fill(-1);
@@ -64,12 +62,6 @@ export class DirectIndex {
       this.slots[slot] = k;
       this.slotHash[slot] = hash;
     });
-  }
-
-  /** The id for a raw header value, or undefined. */
-  get(raw: string): string | undefined {
-    const place = this.find(raw);
-    return place < 0 ? undefined : this.ids[place];
   }
 
   /** The place (in the tree's document order) of the key a raw header value normalises to, or -1. */
@@ -101,7 +93,7 @@ export class DirectIndex {
   }
 }
 
-/** The hash `get` computes, over a normalised key: its last HASHED_CHARS characters, last first. */
+/** The hash `find` computes, over a normalised key: its last HASHED_CHARS characters, last first. */
 function hashKey(key: string): number {
   let hash = FNV_OFFSET;
   const stop = Math.max(0, key.length - HASHED_CHARS);

@@ -32,7 +32,7 @@ export interface SieveMatcher {
  * is a substring opens its matches, and the first match that is a substring wins. A filter whose
  * matches all miss does not stop the walk.
  */
-export function walkSieve(tree: SieveTree, value: string): number {
+function walkSieve(tree: SieveTree, value: string): number {
   if (!isMatchable(value)) return -1;
   const { filterKey, filterStart, ruleMatch } = tree;
   for (let f = 0; f < filterKey.length; f++) {

@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 export const DEVICE_DELETED_CHARS = " _\\#-,./:\"'";
 
 /** Shortest normalised value (in UTF-8 bytes) that may match anything. */
-export const MIN_MATCH_BYTES = 4;
+const MIN_MATCH_BYTES = 4;
 
 const DEVICE_DELETED_RE = /[ _\\#\-,./:"']/g;
 const ASCII_UPPER_RE = /[A-Z]+/g;

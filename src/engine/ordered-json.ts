@@ -6,7 +6,7 @@ import { runToEnd, type Steps } from "./slices.js";
 export type OrderedJson = string | number | boolean | null | OrderedJson[] | OrderedObject;
 
 /** A JSON object as a Map: insertion order is document order; a repeated key keeps its first place. */
-export type OrderedObject = Map<string, OrderedJson>;
+type OrderedObject = Map<string, OrderedJson>;
 
 /** Thrown by {@link parseOrderedJson} for text that is not JSON; `position` is a character offset. */
 export class OrderedJsonSyntaxError extends SyntaxError {

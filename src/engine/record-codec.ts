@@ -186,7 +186,7 @@ export function encodedRecordsProblem(
  * pool and every JSON value parse (a snapshot that passes its checksum could still have been
  * crafted). `ends` were checked to count up within `numbers` at load.
  */
-export function recordProblem(
+function recordProblem(
   numbers: Int32Array,
   ends: Int32Array,
   keyLists: readonly (readonly string[])[],

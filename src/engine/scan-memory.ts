@@ -36,7 +36,7 @@ export interface AutomatonInMemory extends AutomatonPlace {
  * How much room an automaton's tables take, without the tables: what lays out a scan memory
  * (see `AutomatonTables`, whose fields these are, `hitDataLength` for `hitData.length`).
  */
-export interface TablesShape {
+interface TablesShape {
   readonly rowsAt: number;
   readonly stride: number;
   readonly states: number;
@@ -54,7 +54,7 @@ export interface ScanMemoryShape {
 }
 
 /** The shape of built tables. */
-export function tablesShape(tables: AutomatonTables): TablesShape {
+function tablesShape(tables: AutomatonTables): TablesShape {
   const { rowsAt, stride, states, deletedClass, filters } = tables;
   return { rowsAt, stride, states, deletedClass, hitDataLength: tables.hitData.length, filters };
 }

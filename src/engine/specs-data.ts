@@ -244,7 +244,7 @@ class SpecsReader {
  * every known string field a string, missing known fields added; then frozen. `inPlace` fixes the
  * given object (one this package parsed itself); otherwise a copy is made (a caller's object).
  */
-export function normaliseDeviceSpecs(source: Record<string, unknown>, inPlace = false): DeviceSpecs {
+function normaliseDeviceSpecs(source: Record<string, unknown>, inPlace = false): DeviceSpecs {
   const out: Record<string, unknown> = inPlace ? source : { ...source };
   for (const key of DEVICE_LIST_FIELDS) {
     const value = Object.hasOwn(out, key) ? out[key] : undefined;

@@ -64,13 +64,11 @@ export const SIEVE_TREE_NAMES = [
   "user-agentplatform",
   "user-agentbrowser",
 ] as const;
-/** Names of the direct trees detection looks up. */
-export const DIRECT_TREE_NAMES = ["profile0", "x-operamini-phone0"] as const;
 
 const EXTRA_TREE_NAMES: ReadonlySet<string> = new Set(["user-agentplatform", "user-agentbrowser"]);
 
 /** True for a JSON object given as a Map (ordered parse) or a plain object (`JSON.parse`). */
-export function isJsonObject(node: unknown): boolean {
+function isJsonObject(node: unknown): boolean {
   return node instanceof Map || (node !== null && typeof node === "object" && !Array.isArray(node));
 }
 
@@ -78,7 +76,7 @@ export function isJsonObject(node: unknown): boolean {
  * Calls `visit` for each entry of a JSON object: a Map in its (document) order, a plain object in
  * JavaScript's order. Returns false, visiting nothing, when `node` is not an object.
  */
-export function eachEntry(node: unknown, visit: (key: string, value: unknown) => void): boolean {
+function eachEntry(node: unknown, visit: (key: string, value: unknown) => void): boolean {
   if (node instanceof Map) {
     (node as Map<string, unknown>).forEach((value, key) => {
       visit(key, value);
@@ -93,14 +91,14 @@ export function eachEntry(node: unknown, visit: (key: string, value: unknown) =>
 }
 
 /** The value of one key of a JSON object given as a Map or plain object. */
-export function memberOf(node: unknown, key: string): unknown {
+function memberOf(node: unknown, key: string): unknown {
   if (node instanceof Map) return (node as Map<string, unknown>).get(key);
   if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
   return Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
 }
 
 /** Integer-like keys are the ones JavaScript objects iterate first, in numeric order. */
-export function isIntegerLikeKey(key: string): boolean {
+function isIntegerLikeKey(key: string): boolean {
   if (key.length === 0 || key.length > 10) return false;
   if (!/^(?:0|[1-9][0-9]*)$/.test(key)) return false;
   return Number(key) < 4294967295;

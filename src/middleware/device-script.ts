@@ -6,20 +6,8 @@ import type { PageScriptOptions } from "../core/options.js";
 import { DEFAULT_SCRIPT_COOKIE, scriptCookieName } from "../evidence/page-script-cookie.js";
 import { invalidOption, type KnownOptions, optionsObject, stringOption } from "../options.js";
 
-export {
-  appleTouchDeviceOf,
-  DEFAULT_SCRIPT_COOKIE,
-  type DeviceScreen,
-  IPAD_MIN_SHORT_SIDE_CSS,
-  IPHONE_MAX_SHORT_SIDE_CSS,
-  iPadUserAgent,
-  iPhoneUserAgent,
-  isMacSafari,
-  readScriptCookie,
-} from "../evidence/page-script-cookie.js";
-
 /** Where the middleware serves the page script unless `pageScript.path` says otherwise. */
-export const DEFAULT_SCRIPT_PATH = "/hd-device.js";
+const DEFAULT_SCRIPT_PATH = "/hd-device.js";
 /** How long the browser keeps the cookie, in seconds (30 days); the script refreshes it on every page. */
 export const SCRIPT_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 /** How long browsers and CDNs may cache the external script, in seconds (1 day). */
@@ -85,7 +73,7 @@ function escapeAttribute(text: string): string {
 }
 
 /** Checks the path the middleware serves the script at (absolute, no query). */
-export function scriptPath(option: string, value: unknown): string {
+function scriptPath(option: string, value: unknown): string {
   const path = stringOption(option, value, DEFAULT_SCRIPT_PATH);
   if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(path)) {
     invalidOption(option, "expected an absolute URL path such as /hd-device.js (no query, no spaces).", path);

@@ -48,7 +48,7 @@ export const KNOWN_CLIENT_HINTS = [
 ] as const;
 
 /** The `Permissions-Policy` feature of a hint: `Sec-CH-UA-Model` → `ch-ua-model`, `DPR` → `ch-dpr`. */
-export function policyFeature(hint: string): string {
+function policyFeature(hint: string): string {
   return `ch-${hint.toLowerCase().replace(/^sec-ch-/, "")}`;
 }
 

@@ -8,7 +8,7 @@ import { acceptRawSpaces } from "./raw-spaces.js";
  * How often the server looks for requests past `headersTimeoutMs`/`requestTimeoutMs`, in
  * milliseconds. Node's default (30 s) lets an incomplete request live up to 30 s past its limit.
  */
-export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 /** A Node HTTP server answering the self-hosted API on every path it receives. */
 export interface ApiHttpServer extends Server {

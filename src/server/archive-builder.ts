@@ -29,7 +29,7 @@ export interface BuiltArchive {
 }
 
 /** Thrown when the data files cannot make an archive (not JSON objects, bad records, unsafe names). */
-export class ArchiveDataError extends Error {
+class ArchiveDataError extends Error {
   override name = "ArchiveDataError";
 }
 

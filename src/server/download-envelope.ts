@@ -5,7 +5,7 @@ import { JsonObjectScanner } from "../client/json-scanner.js";
 import { errorMessage } from "../errors.js";
 
 /** Where the missing members go: `text` is inserted before the byte at `insertAt` (the final `}`). */
-export interface EnvelopeSplice {
+interface EnvelopeSplice {
   readonly insertAt: number;
   readonly text: Buffer;
 }

@@ -7,7 +7,7 @@ const SLASH = 0x2f;
 const HEX = "0123456789ABCDEF";
 
 /** Longest request line this filter buffers; a longer one passes through unchanged (Node refuses it). */
-export const MAX_REQUEST_LINE_BYTES = 16 * 1024;
+const MAX_REQUEST_LINE_BYTES = 16 * 1024;
 /** Longest header line (or chunk-size line) tracked; past that the filter stops interpreting the connection. */
 const MAX_HEADER_LINE_BYTES = 16 * 1024;
 

@@ -20,7 +20,7 @@ export interface ArchiveDataSourceOptions {
 }
 
 /** Every option name of {@link ArchiveDataSource}. */
-export const KNOWN_OPTIONS: KnownOptions<ArchiveDataSourceOptions> = { client: true };
+const KNOWN_OPTIONS: KnownOptions<ArchiveDataSourceOptions> = { client: true };
 
 interface HeldArchive {
   file: string;

@@ -6,9 +6,9 @@ import { dirname } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** Default time between two stat polls, in milliseconds: the fallback when the watch misses. */
-export const DEFAULT_POLL_INTERVAL_MS = 30_000;
+const DEFAULT_POLL_INTERVAL_MS = 30_000;
 /** Default time the files must hold still before a change counts, in milliseconds. */
-export const DEFAULT_SETTLE_MS = 250;
+const DEFAULT_SETTLE_MS = 250;
 
 /** Options of {@link DataFollower}. */
 export interface DataFollowerOptions {

@@ -106,7 +106,7 @@ export function generationFiles(
 }
 
 /** The pair a pointer records: a generation's files and the sizes its sync wrote. */
-export function generationPair(dir: string, record: GenerationRecord): DataPair {
+function generationPair(dir: string, record: GenerationRecord): DataPair {
   return {
     ...generationFiles(dir, record.generation),
     generation: record.generation,
@@ -138,7 +138,7 @@ function generationRecord(file: string, value: unknown, field: string): Generati
 }
 
 /** Reads pointer text: `{ format: 1, current: {...}, previous?: {...} }`. */
-export function parsePointer(
+function parsePointer(
   text: string,
   file: string,
 ): { current: GenerationRecord; previous: GenerationRecord | undefined } {
@@ -193,7 +193,7 @@ export async function readLayout(dir: string): Promise<DataLayout> {
 }
 
 /** {@link readLayout}, synchronously (a middleware deciding its mode at construction). */
-export function readLayoutSync(dir: string): DataLayout {
+function readLayoutSync(dir: string): DataLayout {
   const file = join(dir, POINTER_FILE_NAME);
   let text: string | undefined;
   try {

@@ -6,7 +6,7 @@ import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
 const NOTICE = { note: "test data", generated: "2024-01-02 03:04:05", source: "fixtures" };
 
 /** A full device record with every field, overridden by `fields`. */
-export function deviceSpecs(fields: Partial<Record<keyof DeviceSpecs, string | string[]>> = {}): DeviceSpecs {
+function deviceSpecs(fields: Partial<Record<keyof DeviceSpecs, string | string[]>> = {}): DeviceSpecs {
   const record: Record<string, unknown> = {};
   for (const key of DEVICE_STRING_FIELDS) record[key] = "";
   for (const key of DEVICE_LIST_FIELDS) record[key] = [];

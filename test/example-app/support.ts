@@ -16,10 +16,10 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const SERVER_SCRIPT = join(ROOT, "example-app", "server.js");
 
 /** Environment variables, as the app reads them. */
-export type Env = Readonly<Record<string, string | undefined>>;
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** What `example-app/source.js` returns. */
-export interface DetectionSource {
+interface DetectionSource {
   kind: "cloud" | "local" | "sample";
   description: string;
   options: HandsetDetectionOptions;

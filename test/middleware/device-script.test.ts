@@ -7,12 +7,14 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_SCRIPT_COOKIE,
+  iPadUserAgent,
+  readScriptCookie,
+} from "../../src/evidence/page-script-cookie.js";
+import {
   deviceScript,
   deviceScriptHash,
   deviceScriptSource,
   deviceScriptTag,
-  iPadUserAgent,
-  readScriptCookie,
   SCRIPT_COOKIE_MAX_AGE_SECONDS,
 } from "../../src/middleware/device-script.js";
 import { optionError } from "../support/option-error.js";

@@ -119,14 +119,6 @@ async function dependenciesOf(name: string): Promise<string[]> {
   return Object.keys(manifest.dependencies ?? {});
 }
 
-/** The major version of a package in the repository's node_modules folder `folder`. */
-export async function installedMajor(folder: string): Promise<number> {
-  const manifest = JSON.parse(
-    await readFile(join(REPO_ROOT, "node_modules", folder, "package.json"), "utf8"),
-  ) as { version: string };
-  return Number(manifest.version.split(".")[0]);
-}
-
 /**
  * `names` and, for the type packages among them, the type packages they depend on: npm hoists
  * those beside them, and the package's `declare module "express-serve-static-core"` (req.device)

@@ -9,7 +9,7 @@ import {
   type DeviceScreen,
   iPadUserAgent,
   iPhoneUserAgent,
-} from "../../src/middleware/device-script.js";
+} from "../../src/evidence/page-script-cookie.js";
 import type { RuleCatalog, RuleEvidence } from "../../src/rules/rule.js";
 import { screenModel } from "../../src/rules/screen-model.js";
 import {

@@ -17,7 +17,7 @@ import {
 } from "../../src/types.js";
 
 /** Builds a full device record from a few fields. */
-export function specs(fields: Partial<DeviceSpecs>): DeviceSpecs {
+function specs(fields: Partial<DeviceSpecs>): DeviceSpecs {
   const record: Record<string, string | string[]> = {};
   for (const name of DEVICE_STRING_FIELDS) record[name] = "";
   for (const name of DEVICE_LIST_FIELDS) record[name] = [];
@@ -25,7 +25,7 @@ export function specs(fields: Partial<DeviceSpecs>): DeviceSpecs {
 }
 
 /** The devices the fake knows, by id. */
-export const FAKE_DEVICES: Record<string, DeviceSpecs> = {
+const FAKE_DEVICES: Record<string, DeviceSpecs> = {
   "10": specs({
     general_vendor: "Apple",
     general_model: "iPhone",

@@ -9,7 +9,7 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** A time as the combined format writes it, in UTC: `10/Oct/2026:13:55:36 +0000`. */
-export function clfTime(ms: number): string {
+function clfTime(ms: number): string {
   const d = new Date(ms);
   return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
 }
@@ -20,7 +20,7 @@ export function combinedLine(ms: number, path: string, userAgent: string, ip = "
 }
 
 /** Real user-agents of the sample database, by device name (`Apple iPhone`). */
-export function sampleUserAgents(): Map<string, readonly string[]> {
+function sampleUserAgents(): Map<string, readonly string[]> {
   const file = fileURLToPath(new URL("../../data/sample/useragents.json", import.meta.url));
   const { devices } = JSON.parse(readFileSync(file, "utf8")) as {
     devices: Record<string, { device: string; userAgents: string[] }>;
@@ -29,7 +29,7 @@ export function sampleUserAgents(): Map<string, readonly string[]> {
 }
 
 /** Real crawler user-agents (the `crawler-user-agents` list's instances). */
-export function crawlerUserAgents(): string[] {
+function crawlerUserAgents(): string[] {
   const list = createRequire(import.meta.url)("crawler-user-agents") as Array<{ instances?: string[] }>;
   return list
     .flatMap((entry) => entry.instances ?? [])
@@ -63,7 +63,7 @@ function syntheticVisitors(count: number, random: () => number): string[] {
 }
 
 /** A Zipf sampler over `n` ranks (exponent 1): rank 0 is the most frequent. */
-export function zipfSampler(n: number, random: () => number): () => number {
+function zipfSampler(n: number, random: () => number): () => number {
   const cumulative = new Float64Array(n);
   let sum = 0;
   for (let k = 0; k < n; k++) {

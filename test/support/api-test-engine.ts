@@ -6,7 +6,7 @@ import type { ApiServerEngine } from "../../src/server/api-server.js";
 import type { DetectParams, DetectReply, HeadersInput } from "../../src/types.js";
 
 /** The geoip group the engine adds when a detect asks for `geoip` (local data holds none). */
-export const TEST_GEOIP = {
+const TEST_GEOIP = {
   country: "Australia",
   countrycode: "AU",
   city: "Sydney",

@@ -3,7 +3,7 @@
 import { DEVICE_LIST_FIELDS, DEVICE_STRING_FIELDS } from "../../src/types.js";
 
 /** A device record as the wire carries it: empty lists as `""`, numbers as strings. */
-export type WireSpecs = Record<string, string | string[]>;
+type WireSpecs = Record<string, string | string[]>;
 
 /** One fixture device: its id, its wire record, and a user-agent fragment that detects it. */
 export interface FixtureDevice {
@@ -75,7 +75,7 @@ export const FIXTURE_DEVICES: readonly FixtureDevice[] = [
 ];
 
 /** The `_notice` object of the fixture downloads. */
-export const FIXTURE_NOTICE = {
+const FIXTURE_NOTICE = {
   note: "Test data",
   generated: "2024-01-02 03:04:05",
   source: "http://127.0.0.1/",
@@ -105,7 +105,7 @@ export function fixtureSpecsDownload(): Record<string, unknown> {
 /**
  * A small fetchtrees download with integer-like keys. Its `user-agent0` sieve detects each fixture
  * device from its `uaToken` (normalised: lower-cased, punctuation deleted), so a real `LocalEngine`
- * over this pair answers the same devices {@link detectFixture} names. The `profile0` key is stored
+ * over this pair answers the device whose `uaToken` a user-agent contains. The `profile0` key is stored
  * un-normalised, as a key no normalised header value can equal.
  */
 export function fixtureTreesDownload(): Record<string, unknown> {
@@ -120,11 +120,6 @@ export function fixtureTreesDownload(): Record<string, unknown> {
       profile0: { "http://example.test/n95.xml": "1" },
     },
   };
-}
-
-/** The fixture device a user-agent detects, if any (the answer the fixture trees give). */
-export function detectFixture(userAgent: string): FixtureDevice | undefined {
-  return FIXTURE_DEVICES.find((device) => userAgent.includes(device.uaToken));
 }
 
 /** The status 229 reply the service sends for downloads without an Ultimate licence. */

@@ -53,7 +53,7 @@ export const IPHONE_DISPLAYS: readonly IPhoneDisplay[] = [
  * The minis' panel is smaller than the screen they render (375 x 812 points at 3x, shown on
  * 1080 x 2340): Safari reports the rendered points, in Apple's design resources.
  */
-export const RENDERED_POINTS: Readonly<Record<string, readonly [number, number]>> = {
+const RENDERED_POINTS: Readonly<Record<string, readonly [number, number]>> = {
   "iPhone 12 mini": [375, 812],
   "iPhone 13 mini": [375, 812],
 };

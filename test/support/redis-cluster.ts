@@ -11,7 +11,7 @@ import { freePort, isFree } from "./free-port.js";
 const SLOTS = 16_384;
 
 /** How long a node may be silent before the others mark it failed; short, so a test sees it. */
-export const CLUSTER_NODE_TIMEOUT_MS = 1_000;
+const CLUSTER_NODE_TIMEOUT_MS = 1_000;
 
 /** A running test cluster: one master per node, no replicas. */
 export interface TestRedisCluster {

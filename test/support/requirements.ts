@@ -8,7 +8,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The variable that turns a missing requirement from a skip into a failure. */
-export const REQUIRE_VARIABLE = "HD_E2E_REQUIRE";
+const REQUIRE_VARIABLE = "HD_E2E_REQUIRE";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

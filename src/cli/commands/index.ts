@@ -4,7 +4,7 @@ import type { CommandContext } from "../context.js";
 import { CLOUD_FLAGS, type FlagTable, HELP_FLAGS, OUTPUT_FLAGS, SOURCE_FLAGS } from "../flags.js";
 
 /** What a command file exports. */
-export interface CommandModule {
+interface CommandModule {
   /** Runs the command; resolves with the exit code. Failures throw and the CLI maps them. */
   run(context: CommandContext): Promise<number>;
 }

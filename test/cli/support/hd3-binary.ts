@@ -28,7 +28,7 @@ export interface Scratch {
 }
 
 /** A new scratch folder under the system's temporary directory. */
-export function makeScratch(prefix = "hd3-cli-"): Scratch {
+function makeScratch(prefix = "hd3-cli-"): Scratch {
   const root = mkdtempSync(join(tmpdir(), prefix));
   return {
     root,

@@ -32,7 +32,7 @@ export interface ServeProcess {
  * resolves once it has printed its URL. Rejects with its output if it exits first or takes longer
  * than `timeoutMs`.
  */
-export function startServe(
+function startServe(
   built: BuiltPackage,
   args: readonly string[],
   {

@@ -60,7 +60,7 @@ function proseLines(markdown: string): string[] {
 }
 
 /** GitHub's anchor for a heading text: lower case, punctuation dropped, spaces as hyphens. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

@@ -5,7 +5,7 @@ import { connect as connectTls } from "node:tls";
 import { digestResponse } from "../../../src/server/digest-auth.js";
 
 /** One reply parsed off the wire. */
-export interface RawReply {
+interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -19,7 +19,7 @@ export interface RawExchange {
 }
 
 /** Splits received bytes into replies (Content-Length framed; a reply without it runs to the end). */
-export function parseReplies(text: string): RawReply[] {
+function parseReplies(text: string): RawReply[] {
   const replies: RawReply[] = [];
   let at = 0;
   while (at < text.length) {
