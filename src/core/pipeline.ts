@@ -2,7 +2,7 @@
 
 import type { Evidence } from "../evidence/evidence.js";
 import { Budget } from "./budget.js";
-import { buildDevice, type Device, forVisitor } from "./device.js";
+import { buildDevice, type Device, forVisitor, rememberedDevice } from "./device.js";
 import type { Fallback } from "./fallback.js";
 import { answers, type Memo, NOTHING_SEEN, type Seen, withIp } from "./memo.js";
 import type { MetricsRecorder } from "./metrics.js";
@@ -65,9 +65,7 @@ export class Pipeline {
       return this.#miss(evidence, ip, geoIp, seen);
     }
     metrics.memoHits++;
-    return metrics.counted(
-      buildDevice(seen.device.value, "memo", seen.geo?.value.geoip, undefined, evidence),
-    );
+    return metrics.counted(rememberedDevice(seen.device.value, seen.geo?.value.geoip, evidence));
   }
 
   /** A request past a synchronous miss, or still reading an asynchronous store. */
