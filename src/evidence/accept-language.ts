@@ -3,9 +3,30 @@
 /** Longest language tag kept (RFC 5646 tags in practice stay well below this). */
 const MAX_TAG_LENGTH = 35;
 
-/** A language tag as `Accept-Language` carries it (`en`, `en-GB`, `zh-Hant-TW`), of a sane length. */
+const isLetter = (code: number): boolean => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+
+/**
+ * A language tag as `Accept-Language` carries it (`en`, `en-GB`, `zh-Hant-TW`), of a sane length:
+ * 1–8 letters, then subtags of 1–8 letters or digits after a `-`. Read character by character
+ * rather than by a regular expression: it runs on every request, memo hits included.
+ */
 function isLanguageTag(tag: string): boolean {
-  return tag.length <= MAX_TAG_LENGTH && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag);
+  const length = tag.length;
+  if (length === 0 || length > MAX_TAG_LENGTH) return false;
+  let run = 0;
+  let first = true;
+  for (let i = 0; i < length; i++) {
+    const code = tag.charCodeAt(i);
+    if (code === 0x2d) {
+      if (run === 0) return false;
+      run = 0;
+      first = false;
+    } else if (isLetter(code) || (!first && isDigit(code))) {
+      if (++run > 8) return false;
+    } else return false;
+  }
+  return run > 0;
 }
 
 /**
@@ -17,8 +38,8 @@ function isLanguageTag(tag: string): boolean {
 export function preferredLanguage(header: string | undefined): string {
   if (header === undefined || header === "") return "";
   // Browsers send their first choice first, without a quality (which means the highest, 1): it
-  // wins without parsing the rest. This keeps a memo hit near 1 µs (bench:middleware, called
-  // directly: the full parse below costs about 0.5 µs for `en-GB,en;q=0.9`).
+  // wins without parsing the rest, which keeps the full parse below off a memo hit
+  // (bench:middleware's memo hit).
   const comma = header.indexOf(",");
   const first = (comma < 0 ? header : header.slice(0, comma)).trim();
   if (!first.includes(";") && first !== "*" && isLanguageTag(first)) return first;

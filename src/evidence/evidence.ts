@@ -119,19 +119,24 @@ export function createEvidenceReader(
     let sentClientHints = false;
     // One pass over the headers the request carries, rather than a look-up of every allowed name
     // (most of which a request does not carry); it also finds the few other headers read here.
+    const names: string[] = [];
     for (const name in raw) {
       const value = raw[name];
       // Node joins repeated headers into one string; only `set-cookie` is an array, and it is not allowed.
       if (typeof value !== "string" || value === "") continue;
-      if (allowed.has(name)) headers[name] = value;
-      else if (name === "accept-language") acceptLanguage = value;
+      if (allowed.has(name)) {
+        headers[name] = value;
+        names.push(name);
+      } else if (name === "accept-language") acceptLanguage = value;
       else if (name === "cookie") cookie = value;
       else if (name === "sec-ch-ua") sentClientHints = true;
     }
     let key = KEY_FORMAT;
     let vary = baseVary;
-    // By name, so the key does not depend on the order the headers were sent in.
-    for (const name of Object.keys(headers).sort()) {
+    // By name, so the key does not depend on the order the headers were sent in (most requests
+    // carry one detection header: nothing to sort).
+    if (names.length > 1) names.sort();
+    for (const name of names) {
       const value = headers[name] as string;
       key += `\u0001${name}\u0000${value.length}:${value}`;
       if (!alwaysVary.has(name)) vary += `, ${name}`;
